@@ -1,0 +1,112 @@
+# misslab — every command a newcomer or CI needs lives here.
+# `make run` runs the quickstart experiment; `make test` runs every check CI runs.
+
+GO       ?= go
+PKGS     := ./...
+RUN_OUT  ?= out/quickstart
+BENCHTIME ?= 1s
+
+.PHONY: all build test vet fmt-check unit run bench fuzz tidy clean proto proto-check grpcurl-check
+.PHONY: e2e paper paper-ci
+
+all: build
+
+build:
+	$(GO) build $(PKGS)
+
+## test: the single command CI runs (.ci/run): formatting, vet, generated
+## gRPC code in sync, grpcurl against a live coordinator, every test
+## with the race detector, the quickstart end to end (e2e), every paper
+## grid at CI size with its report checked (paper-ci), the Kubernetes
+## manifests validated, and the cluster across real containers with its
+## faults, security and load (compose-test; needs the Docker engine).
+test: fmt-check vet proto-check grpcurl-check unit e2e paper-ci k8s-validate compose-test
+
+fmt-check:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go') | grep -v '\.pb\.go$$' || true); \
+	if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
+
+vet:
+	$(GO) vet $(PKGS)
+
+unit:
+	$(GO) test -race -count=1 -timeout 45m $(PKGS)
+
+## e2e: the quickstart at 3 repetitions from grid file to report, checked
+## in headless Chromium (scripts/e2e.sh; installs chromium if missing).
+e2e:
+	bash scripts/e2e.sh
+
+## paper-ci: every paper grid (Figures 3-5, appendix, stumps, Propositions
+## 1-2) at 2 repetitions, each report checked for its figures (~3 min on
+## 2 cores); paper: the same at full size (about 20 CPU-hours), in out/paper.
+PAPER_CI_OUT  ?= out/paper-ci
+PAPER_CI_REPS ?= 2
+paper-ci: # from scratch, so stored results of older code are never reused
+	rm -rf $(PAPER_CI_OUT)
+	bash scripts/paper-figures.sh --reps $(PAPER_CI_REPS) --out $(PAPER_CI_OUT)
+
+paper:
+	bash scripts/paper-figures.sh --full --out out/paper
+
+## run: the quickstart experiment on all cores, results in $(RUN_OUT).
+run:
+	$(GO) run ./cmd/coordinator run examples/quickstart.hcl --out $(RUN_OUT)
+
+## bench: speed and memory targets (see the closing notes of each issue).
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
+
+tidy:
+	$(GO) mod tidy
+
+clean:
+	rm -rf out
+
+## proto: regenerate proto/misslab/v1 from its .proto with buf (built from
+## tools/go.mod, never a downloaded binary) and the protoc-gen-go tools of go.mod.
+BUF := $(GO) tool -modfile=tools/go.mod buf
+
+proto:
+	$(BUF) lint
+	$(BUF) generate
+
+## proto-check: fail if the committed generated code is out of date.
+proto-check: proto
+	@if [ -n "$$(git status --porcelain -- proto/)" ]; then git status --short -- proto/; git diff -- proto/ | head -40; \
+		echo "generated code in proto/ is stale: run make proto and commit"; exit 1; fi
+
+## grpcurl-check: start a coordinator and query it with grpcurl (list, describe, status).
+grpcurl-check:
+	bash scripts/grpcurl-check.sh
+
+## Deployment (issue #7; docs/OPERATIONS.md). No registry is needed: the
+## image is FROM scratch around static binaries built here.
+IMAGE ?= misslab:dev
+CERTS ?= deploy/certs
+.PHONY: image ca compose-test load-test k8s-validate
+
+## image: one image with /coordinator and /worker, built FROM scratch.
+image:
+	rm -rf out/image && mkdir -p out/image/data
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w' -o out/image/ ./cmd/coordinator ./cmd/worker
+	cp deploy/Dockerfile out/image/
+	docker build -q -t $(IMAGE) out/image
+
+## ca: a development CA, server and client certificates and a token in
+## $(CERTS) (keys readable by the containers' user; not for production).
+ca:
+	$(GO) run ./deploy/devca --out $(CERTS) --key-mode 0644
+
+## compose-test: the cluster, its faults and its security across real
+## containers (needs Docker and docker-compose), then the load test.
+compose-test: image
+	MISSLAB_IMAGE=$(IMAGE) $(GO) test -tags compose -count=1 -timeout 15m -v ./deploy/compose/
+
+## load-test: the load test alone (32 worker containers, no-op jobs).
+load-test: image
+	MISSLAB_IMAGE=$(IMAGE) $(GO) test -tags compose -count=1 -timeout 10m -v -run Load ./deploy/compose/
+
+## k8s-validate: strict schema and cross-reference checks of deploy/kubernetes.
+k8s-validate:
+	cd deploy/k8svalidate && $(GO) test -count=1 ./... && $(GO) run . ../kubernetes
