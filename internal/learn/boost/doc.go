@@ -1,0 +1,3 @@
+// Package boost is gradient-boosted regression trees reproducing XGBoost's
+// exact greedy method with native (sparsity-aware, MIA) missing values.
+package boost

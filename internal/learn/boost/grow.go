@@ -1,0 +1,202 @@
+package boost
+
+// grower builds one tree per round with XGBoost's colmaker semantics.
+// Each column's observed entries are kept sorted by value and partitioned
+// into contiguous per-node segments, so finding a node's splits scans only
+// its own rows, in the same ascending or descending order as XGBoost's
+// scan of the whole column; a node's rows are kept in row order so that
+// gradient sums are accumulated in XGBoost's order.
+type grower struct {
+	ds    *dataset
+	sc    *scorer
+	p     Params
+	eta   float32
+	grad  []float32
+	cols  [][]entry // working copies of ds.cols, partitioned by node
+	rows  []int32   // row indices partitioned by node, ascending within a node
+	left  []uint8   // per row: 1 if it goes to the left child at this level
+	final []int32   // per row: node it ends in
+	tmpE  []entry
+	tmpR  []int32
+	level []active
+	next  []active
+	// segment bounds of the nodes of the current and the next level,
+	// 2·d per node
+	segs, nextSegs []int32
+}
+
+// active is a node of the current level still to be split: its rows
+// rows[lo:hi] and its entries cols[f][s[2f]:s[2f+1]] where s is the
+// slice segs[2d·seg:2d·(seg+1)] of its level.
+type active struct {
+	id     int32
+	lo, hi int32
+	seg    int32
+	st     nodeStats
+}
+
+func newGrower(ds *dataset, p Params) *grower {
+	g := &grower{ds: ds, sc: newScorer(p, ds.n), p: p, eta: float32(p.Eta),
+		grad: make([]float32, ds.n), cols: make([][]entry, ds.d),
+		rows: make([]int32, ds.n), left: make([]uint8, ds.n), final: make([]int32, ds.n),
+		tmpE: make([]entry, ds.n), tmpR: make([]int32, ds.n)}
+	for f, c := range ds.cols {
+		g.cols[f] = make([]entry, len(c))
+	}
+	return g
+}
+
+// stats returns the gradient statistics of rows, summed in row order.
+func (g *grower) stats(rows []int32) nodeStats {
+	var sum float64
+	for _, r := range rows {
+		sum += float64(g.grad[r])
+	}
+	h := len(rows)
+	return nodeStats{g: sum, h: h, root: g.sc.gain(sum, h)}
+}
+
+// grow fits one tree to the gradients in g.grad (hessians 1).
+func (g *grower) grow() tree {
+	ds := g.ds
+	for f, c := range ds.cols {
+		copy(g.cols[f], c)
+	}
+	for i := range g.rows {
+		g.rows[i] = int32(i)
+	}
+	root := active{id: 0, lo: 0, hi: int32(ds.n), seg: 0, st: g.stats(g.rows)}
+	g.segs = g.segs[:0]
+	for _, c := range ds.cols {
+		g.segs = append(g.segs, 0, int32(len(c)))
+	}
+	t := tree{nodes: []node{g.newNode(-1, root.st)}}
+	g.level = append(g.level[:0], root)
+	for depth := 0; depth < g.p.MaxDepth && len(g.level) > 0; depth++ {
+		g.next, g.nextSegs = g.next[:0], g.nextSegs[:0]
+		// children of the last level are never scanned: skip their entries
+		scanKids := depth+1 < g.p.MaxDepth
+		for k := range g.level {
+			g.splitNode(&t, &g.level[k], scanKids)
+		}
+		g.level, g.next = g.next, g.level
+		g.segs, g.nextSegs = g.nextSegs, g.segs
+	}
+	for k := range g.level {
+		g.makeLeaf(&t, &g.level[k])
+	}
+	t.prune(float32(g.p.Gamma), g.eta)
+	return t
+}
+
+// newNode returns a fresh node with the statistics st.
+func (g *grower) newNode(parent int32, st nodeStats) node {
+	return node{left: -1, right: -1, parent: parent, hess: float64(st.h),
+		weight: g.sc.weight(st.g, st.h)}
+}
+
+// makeLeaf turns a node into a leaf and records where its rows end.
+func (g *grower) makeLeaf(t *tree, a *active) {
+	nd := &t.nodes[a.id]
+	nd.value = nd.weight * g.eta
+	for _, r := range g.rows[a.lo:a.hi] {
+		g.final[r] = a.id
+	}
+}
+
+// bestSplit scans every feature of node a in index order, forward first
+// where XGBoost does both directions.
+func (g *grower) bestSplit(a *active) split {
+	var best split
+	d := g.ds.d
+	s := g.segs[2*d*int(a.seg) : 2*d*int(a.seg+1)]
+	for f := range d {
+		seg := g.cols[f][s[2*f]:s[2*f+1]]
+		if g.ds.forward[f] {
+			g.sc.scan(seg, g.grad, int32(f), a.st, &best, false)
+		}
+		g.sc.scan(seg, g.grad, int32(f), a.st, &best, true)
+	}
+	return best
+}
+
+// splitNode splits node a if its best loss change exceeds XGBoost's
+// kRtEps, queueing both children for the next level; otherwise a becomes
+// a leaf. Children's entries are partitioned only if scanKids.
+func (g *grower) splitNode(t *tree, a *active, scanKids bool) {
+	best := g.bestSplit(a)
+	if !(best.loss > rtEps) {
+		g.makeLeaf(t, a)
+		return
+	}
+	l, r := int32(len(t.nodes)), int32(len(t.nodes)+1)
+	nl := g.partitionRows(a, best)
+	la := active{id: l, lo: a.lo, hi: a.lo + nl}
+	ra := active{id: r, lo: a.lo + nl, hi: a.hi}
+	la.st, ra.st = g.stats(g.rows[la.lo:la.hi]), g.stats(g.rows[ra.lo:ra.hi])
+	if scanKids {
+		g.partitionColumns(a, &la, &ra)
+	}
+	nd := &t.nodes[a.id]
+	nd.left, nd.right, nd.feat, nd.thresh, nd.defLeft, nd.loss = l, r, best.feat, best.thresh, best.defLeft, best.loss
+	t.nodes = append(t.nodes, g.newNode(a.id, la.st), g.newNode(a.id, ra.st))
+	g.next = append(g.next, la, ra)
+}
+
+// partitionColumns splits every feature segment of a into those of its
+// children la and ra, appending their bounds to g.nextSegs.
+func (g *grower) partitionColumns(a, la, ra *active) {
+	d := g.ds.d
+	s := g.segs[2*d*int(a.seg) : 2*d*int(a.seg+1)]
+	la.seg = int32(len(g.nextSegs) / (2 * d))
+	ra.seg = la.seg + 1
+	base := len(g.nextSegs)
+	g.nextSegs = append(g.nextSegs, make([]int32, 4*d)...)
+	ls, rs := g.nextSegs[base:base+2*d], g.nextSegs[base+2*d:base+4*d]
+	for f := range d {
+		lo, hi := s[2*f], s[2*f+1]
+		mid := lo + g.partitionEntries(g.cols[f][lo:hi])
+		ls[2*f], ls[2*f+1] = lo, mid
+		rs[2*f], rs[2*f+1] = mid, hi
+	}
+}
+
+// partitionRows decides the side of every row of a by the split's
+// float32 comparison (missing: default side), records it in g.left and
+// stably partitions the row segment. It returns the left child's size.
+func (g *grower) partitionRows(a *active, s split) int32 {
+	x, d, f := g.ds.x, g.ds.d, int(s.feat)
+	rows := g.rows[a.lo:a.hi]
+	nl, nr := 0, 0
+	for _, r := range rows {
+		v := x[int(r)*d+f]
+		goLeft := v < s.thresh || (v != v && s.defLeft)
+		g.left[r] = 0
+		if goLeft {
+			g.left[r] = 1
+			rows[nl] = r
+			nl++
+		} else {
+			g.tmpR[nr] = r
+			nr++
+		}
+	}
+	copy(rows[nl:], g.tmpR[:nr])
+	return int32(nl)
+}
+
+// partitionEntries stably moves the entries of left-going rows to the
+// front of seg and returns their number.
+func (g *grower) partitionEntries(seg []entry) int32 {
+	nl, nr := 0, 0
+	tmp, left := g.tmpE[:len(seg)], g.left
+	for _, e := range seg { // branch-free: both writes, one advance
+		l := int(left[e.row])
+		seg[nl] = e
+		tmp[nr] = e
+		nl += l
+		nr += 1 - l
+	}
+	copy(seg[nl:], tmp[:nr])
+	return int32(nl)
+}

@@ -1,0 +1,120 @@
+package boost
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// entry is one observed value of a column and the row it belongs to.
+type entry struct {
+	v   float32
+	row int32
+}
+
+// dataset is the training data as XGBoost sees it: float32 features
+// (NaN = missing) and float32 labels, plus each column's observed entries
+// sorted by value.
+type dataset struct {
+	n, d int
+	x    []float32 // row-major n×d
+	y    []float32
+	cols [][]entry // cols[f]: observed entries of feature f, ascending
+	// forward[f] reports whether feature f gets the forward (missing go
+	// right) scan: XGBoost does it only for columns whose float32 density
+	// 1 − n_missing/n is below 1 and whose observed values are not all
+	// equal.
+	forward []bool
+}
+
+// toFloat32 converts v like XGBoost's DMatrix does, rejecting ±Inf and
+// finite values that overflow float32.
+func toFloat32(v float64) (float32, bool) {
+	if math.IsInf(v, 0) || math.Abs(v) > math.MaxFloat32 {
+		return 0, false
+	}
+	return float32(v), true
+}
+
+// dims returns the dimensions of X, or an error for a nil or empty matrix.
+func dims(X *mat.Dense) (n, d int, err error) {
+	if X == nil || X.IsEmpty() {
+		return 0, 0, fmt.Errorf("%w: empty feature matrix", ErrInput)
+	}
+	n, d = X.Dims()
+	return n, d, nil
+}
+
+// features converts X to row-major float32, NaN kept as missing.
+func features(X *mat.Dense, n, d int) ([]float32, error) {
+	x := make([]float32, n*d)
+	for i := range n {
+		for j := range d {
+			v := X.At(i, j)
+			if math.IsNaN(v) {
+				x[i*d+j] = float32(math.NaN())
+				continue
+			}
+			f, ok := toFloat32(v)
+			if !ok {
+				return nil, fmt.Errorf("%w: X[%d, %d] = %v is infinite or beyond float32 range", ErrInput, i, j, v)
+			}
+			x[i*d+j] = f
+		}
+	}
+	return x, nil
+}
+
+// newDataset validates and converts the training data.
+func newDataset(X *mat.Dense, y []float64) (*dataset, error) {
+	n, d, err := dims(X)
+	if err != nil {
+		return nil, err
+	}
+	if n > math.MaxInt32 {
+		return nil, fmt.Errorf("%w: %d rows, at most %d supported", ErrInput, n, math.MaxInt32)
+	}
+	if len(y) != n {
+		return nil, fmt.Errorf("%w: %d targets for %d rows", ErrInput, len(y), n)
+	}
+	ds := &dataset{n: n, d: d, y: make([]float32, n)}
+	for i, v := range y {
+		f, ok := toFloat32(v)
+		if !ok || math.IsNaN(v) {
+			return nil, fmt.Errorf("%w: y[%d] = %v, want a finite float32", ErrInput, i, v)
+		}
+		ds.y[i] = f
+	}
+	if ds.x, err = features(X, n, d); err != nil {
+		return nil, err
+	}
+	return ds, ds.sortColumns()
+}
+
+// sortColumns builds the per-feature sorted observed entries (ties by row)
+// and the forward-scan flags.
+func (ds *dataset) sortColumns() error {
+	ds.cols = make([][]entry, ds.d)
+	ds.forward = make([]bool, ds.d)
+	for f := range ds.d {
+		col := make([]entry, 0, ds.n)
+		for i := range ds.n {
+			if v := ds.x[i*ds.d+f]; v == v {
+				col = append(col, entry{v: v, row: int32(i)})
+			}
+		}
+		if len(col) == 0 {
+			return fmt.Errorf("%w: column %d has no observed value", ErrInput, f)
+		}
+		slices.SortFunc(col, func(a, b entry) int {
+			return cmp.Or(cmp.Compare(a.v, b.v), cmp.Compare(a.row, b.row))
+		})
+		ds.cols[f] = col
+		density := 1 - float32(ds.n-len(col))/float32(ds.n)
+		ds.forward[f] = density < 1 && col[0].v != col[len(col)-1].v
+	}
+	return nil
+}

@@ -1,0 +1,95 @@
+package boost
+
+// node is one node of a regression tree, in XGBoost's RegTree layout:
+// nodes are numbered in allocation order (breadth first, left child
+// first), a leaf has left = right = -1.
+type node struct {
+	left, right int32
+	parent      int32 // -1 for the root
+	feat        int32 // split feature (internal nodes)
+	thresh      float32
+	defLeft     bool
+	deleted     bool    // pruned away
+	value       float32 // leaf value: eta × weight (leaves only)
+	weight      float32 // XGBoost's base_weight: −G/(H+λ) of the node
+	loss        float32 // loss change of the split (internal nodes)
+	hess        float64 // hessian sum (row count)
+}
+
+func (n *node) isLeaf() bool { return n.left < 0 }
+
+// tree is a fitted regression tree.
+type tree struct {
+	nodes []node
+}
+
+// pnode is a node of a fitted tree in the compact layout used to predict.
+type pnode struct {
+	val     float32 // split threshold, or the leaf value
+	feat    int32   // split feature, or -1 for a leaf
+	left    int32   // index of the left child; the right child follows it
+	defLeft bool
+}
+
+// compact appends the surviving nodes of t to dst in breadth-first order,
+// children adjacent, and returns the extended slice.
+func (t *tree) compact(dst []pnode) []pnode {
+	base := int32(len(dst))
+	queue := []int32{0}
+	for k := 0; k < len(queue); k++ {
+		nd := &t.nodes[queue[k]]
+		if nd.isLeaf() {
+			dst = append(dst, pnode{val: nd.value, feat: -1})
+			continue
+		}
+		left := base + int32(len(queue))
+		queue = append(queue, nd.left, nd.right)
+		dst = append(dst, pnode{val: nd.thresh, feat: nd.feat, left: left, defLeft: nd.defLeft})
+	}
+	return dst
+}
+
+// leaf returns the leaf value of the tree rooted at nodes[i] for the
+// float32 feature row x (NaN = missing): observed values < threshold go
+// left, missing values follow the default direction, as in XGBoost's
+// predictor.
+func leaf(nodes []pnode, i int32, x []float32) float32 {
+	for {
+		nd := &nodes[i]
+		if nd.feat < 0 {
+			return nd.val
+		}
+		v := x[nd.feat]
+		switch {
+		case v < nd.val:
+			i = nd.left
+		case v == v || !nd.defLeft:
+			i = nd.left + 1
+		default:
+			i = nd.left
+		}
+	}
+}
+
+// prune is XGBoost's TreePruner with max_depth already respected by the
+// grower: scanning nodes in index order, a split whose two children are
+// leaves becomes a leaf (value eta × its weight) while its loss change is
+// below gamma, walking up towards the root.
+func (t *tree) prune(gamma, eta float32) {
+	for i := range t.nodes {
+		nd := &t.nodes[i]
+		if !nd.isLeaf() || nd.deleted {
+			continue
+		}
+		for c := int32(i); t.nodes[c].parent >= 0; {
+			p := &t.nodes[t.nodes[c].parent]
+			if !t.nodes[p.left].isLeaf() || !t.nodes[p.right].isLeaf() || !(float64(p.loss) < float64(gamma)) {
+				break
+			}
+			t.nodes[p.left].deleted, t.nodes[p.right].deleted = true, true
+			c = t.nodes[c].parent
+			p.left, p.right = -1, -1
+			p.value = eta * p.weight
+		}
+	}
+}

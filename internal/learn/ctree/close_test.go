@@ -1,0 +1,12 @@
+package ctree
+
+import "math"
+
+// relClose reports |a − b| ≤ rel·max(|a|, |b|), treating equal
+// infinities and two NaNs as equal.
+func relClose(a, b, rel float64) bool {
+	if a == b || (math.IsNaN(a) && math.IsNaN(b)) {
+		return true
+	}
+	return math.Abs(a-b) <= rel*math.Max(math.Abs(a), math.Abs(b))
+}

@@ -1,0 +1,113 @@
+package forest
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/misslab/misslab/internal/learn/tree"
+)
+
+// Sentinel errors. Every error returned by this package wraps one of
+// them; data errors also wrap the tree package's sentinel for the same
+// fault (tree.ErrTarget, tree.ErrInfinite, tree.ErrMissing,
+// tree.ErrDimension, tree.ErrEmpty).
+var (
+	// ErrParams reports an invalid Params value or a nil random source.
+	ErrParams = errors.New("forest: invalid parameters")
+	// ErrData reports unusable data: no rows or columns, len(y) ≠ rows,
+	// a NaN or ±Inf target, a ±Inf feature, a NaN feature when the
+	// strategy is tree.NoMissing, or a prediction matrix whose column
+	// count differs from the training one.
+	ErrData = errors.New("forest: invalid data")
+)
+
+// Defaults of ranger 0.14.1 for regression (R/ranger.R, src/globals.h).
+const (
+	// DefaultNumTrees is ranger's num.trees.
+	DefaultNumTrees = 500
+	// DefaultMinNodeSize is ranger's min.node.size for regression.
+	DefaultMinNodeSize = 5
+)
+
+// Params are a forest's hyper-parameters. Counts are numbers of in-bag
+// entries: a row drawn k times by the bootstrap counts k times, as in
+// ranger.
+type Params struct {
+	// NumTrees is the number of trees (ranger num.trees), ≥ 1.
+	NumTrees int
+	// Mtry is the number of candidate columns drawn without replacement
+	// at each node (ranger mtry). 0 means ranger's regression default
+	// max(1, ⌊√p⌋), p being the number of columns of the X given to Fit.
+	// It must not exceed p.
+	Mtry int
+	// MinNodeSize: a node holding MinNodeSize entries or fewer is a leaf
+	// (ranger 0.14 min.node.size; ranger checks "≤", so children of a
+	// split may be smaller, down to one entry). ≥ 0.
+	MinNodeSize int
+	// MaxDepth bounds the depth of split nodes (root = 0): a node at
+	// depth MaxDepth is a leaf. 0 means unlimited, as ranger's max.depth
+	// NULL or 0.
+	MaxDepth int
+	// Replace draws the in-bag entries with replacement (ranger replace).
+	Replace bool
+	// SampleFraction is the fraction of rows drawn per tree, in (0, 1];
+	// a tree gets ⌊n·SampleFraction⌋ entries, at least one (ranger
+	// sample.fraction: 1 with replacement, 0.632 without).
+	SampleFraction float64
+	// Strategy is tree.NoMissing for complete data (imputed, or MIA as
+	// ±∞ duplication) or tree.MIA to handle NaN inside the split search.
+	Strategy tree.Strategy
+	// Threads is the number of goroutines growing trees and predicting;
+	// ≤ 0 means 1. It never changes results.
+	Threads int
+}
+
+// RangerDefaults returns ranger 0.14.1's regression defaults: 500 trees,
+// mtry ⌊√p⌋ (at least 1), min.node.size 5, unlimited depth, bootstrap
+// with replacement of n rows, variance splitting; Strategy NoMissing and
+// one thread.
+func RangerDefaults() Params {
+	return Params{NumTrees: DefaultNumTrees, MinNodeSize: DefaultMinNodeSize,
+		Replace: true, SampleFraction: 1, Strategy: tree.NoMissing, Threads: 1}
+}
+
+// validate checks p against a training set with d columns.
+func (p Params) validate(d int) error {
+	switch {
+	case p.NumTrees < 1:
+		return fmt.Errorf("%w: NumTrees %d must be ≥ 1", ErrParams, p.NumTrees)
+	case p.Mtry < 0 || p.Mtry > d:
+		return fmt.Errorf("%w: Mtry %d must be in [0, %d] (0 = max(1, ⌊√p⌋))", ErrParams, p.Mtry, d)
+	case p.MinNodeSize < 0 || p.MaxDepth < 0:
+		return fmt.Errorf("%w: MinNodeSize %d and MaxDepth %d must be ≥ 0", ErrParams, p.MinNodeSize, p.MaxDepth)
+	case !(p.SampleFraction > 0 && p.SampleFraction <= 1):
+		return fmt.Errorf("%w: SampleFraction %v must be in (0, 1]", ErrParams, p.SampleFraction)
+	case p.Strategy != tree.NoMissing && p.Strategy != tree.MIA:
+		return fmt.Errorf("%w: strategy %v (a forest takes %v or %v)", ErrParams, p.Strategy, tree.NoMissing, tree.MIA)
+	}
+	return nil
+}
+
+// mtry resolves Mtry for d columns: ranger's max(1, ⌊√d⌋) when 0.
+func (p Params) mtry(d int) int {
+	if p.Mtry > 0 {
+		return p.Mtry
+	}
+	m := int(math.Sqrt(float64(d)))
+	for (m+1)*(m+1) <= d { // guard against √ rounding down a perfect square
+		m++
+	}
+	for m*m > d {
+		m--
+	}
+	return max(1, m)
+}
+
+// inBag is the number of entries a tree of a forest on n rows draws.
+func (p Params) inBag(n int) int {
+	return max(1, int(float64(n)*p.SampleFraction))
+}
+
+// noMissing is the strategy for complete data.
+const noMissing = tree.NoMissing

@@ -1,0 +1,118 @@
+package forest
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/tree"
+)
+
+// rowBlock is the number of rows predicted together, tree after tree, so
+// that a tree's nodes stay in cache across the block.
+const rowBlock = 256
+
+// Predict returns the forest's prediction for every row of X, which must
+// have the training set's number of columns: the average over trees of
+// the leaf each row reaches, summed in tree order (as ranger's
+// predictInternal), so the result does not depend on the number of
+// threads. Observed x goes to child 0 when x < threshold (ranger uses
+// x ≤ threshold; they differ only for x exactly at a midpoint). Under
+// MIA a NaN follows the side stored with the split; where no training NA
+// reached the split, that is the child with more in-bag entries. Errors
+// wrap ErrData: an empty X, a column mismatch, ±Inf, or NaN when the
+// forest was fitted with tree.NoMissing.
+func (f *Forest) Predict(X *mat.Dense) ([]float64, error) {
+	if X == nil || X.IsEmpty() {
+		return nil, fmt.Errorf("%w: %w: X is empty, the forest needs %d columns", ErrData, tree.ErrDimension, f.d)
+	}
+	raw := X.RawMatrix()
+	if raw.Cols != f.d {
+		return nil, fmt.Errorf("%w: %w: X has %d columns, the forest was fitted on %d",
+			ErrData, tree.ErrDimension, raw.Cols, f.d)
+	}
+	if err := checkValues(raw, f.strategy); err != nil {
+		return nil, err
+	}
+	out := make([]float64, raw.Rows)
+	blocks := (raw.Rows + rowBlock - 1) / rowBlock
+	_ = parallel(blocks, f.threads, func() func(int) error {
+		return func(b int) error {
+			lo := b * rowBlock
+			f.predictBlock(raw, lo, min(lo+rowBlock, raw.Rows), out)
+			return nil
+		}
+	})
+	return out, nil
+}
+
+// predictBlock writes the predictions of rows [lo, hi) into out.
+func (f *Forest) predictBlock(raw blas64.General, lo, hi int, out []float64) {
+	acc := out[lo:hi]
+	clear(acc)
+	for _, root := range f.roots {
+		for i := range acc {
+			r := lo + i
+			acc[i] += f.leaf(root, raw.Data[r*raw.Stride:r*raw.Stride+raw.Cols])
+		}
+	}
+	nt := float64(len(f.roots))
+	for i := range acc {
+		acc[i] /= nt
+	}
+}
+
+// leaf returns the prediction of the tree rooted at root for row.
+func (f *Forest) leaf(root int32, row []float64) float64 {
+	nd := &f.nodes[root]
+	for nd.feat >= 0 {
+		x := row[nd.feat]
+		k := nd.kids >> 1
+		switch {
+		case x < nd.v:
+		case x >= nd.v:
+			k++
+		default: // NaN
+			k += nd.kids & 1
+		}
+		nd = &f.nodes[k]
+	}
+	return nd.v
+}
+
+// checkTrain validates the training data and parameters.
+func checkTrain(X *mat.Dense, y []float64, p Params) error {
+	if X == nil || X.IsEmpty() {
+		return fmt.Errorf("%w: %w: X has no rows or columns", ErrData, tree.ErrEmpty)
+	}
+	raw := X.RawMatrix()
+	if len(y) != raw.Rows {
+		return fmt.Errorf("%w: %w: %d targets for %d rows", ErrData, tree.ErrDimension, len(y), raw.Rows)
+	}
+	if err := p.validate(raw.Cols); err != nil {
+		return err
+	}
+	for i, v := range y {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: %w: y[%d] = %v", ErrData, tree.ErrTarget, i, v)
+		}
+	}
+	return checkValues(raw, p.Strategy)
+}
+
+// checkValues rejects ±Inf anywhere and NaN under NoMissing.
+func checkValues(raw blas64.General, st tree.Strategy) error {
+	for i := range raw.Rows {
+		for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
+			if math.IsInf(v, 0) {
+				return fmt.Errorf("%w: %w: X[%d, %d] = %v", ErrData, tree.ErrInfinite, i, j, v)
+			}
+			if st == tree.NoMissing && math.IsNaN(v) {
+				return fmt.Errorf("%w: %w: X[%d, %d] is NaN", ErrData, tree.ErrMissing, i, j)
+			}
+		}
+	}
+	return nil
+}

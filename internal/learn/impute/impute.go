@@ -1,0 +1,230 @@
+package impute
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Sentinel errors. Every error returned by this package wraps one of them.
+var (
+	// ErrEmpty reports a nil training matrix or one with no rows or columns.
+	ErrEmpty = errors.New("impute: empty matrix")
+	// ErrShape reports a matrix whose column count differs from the one
+	// the transform was fitted on.
+	ErrShape = errors.New("impute: column count mismatch")
+	// ErrSingular reports a covariance block that stays singular even
+	// after the documented diagonal jitter (see Gaussian).
+	ErrSingular = errors.New("impute: singular covariance")
+	// ErrParams reports an invalid imputer parameter (e.g. a Gaussian
+	// shrinkage outside [0, 1]).
+	ErrParams = errors.New("impute: invalid parameter")
+)
+
+// Imputer learns a transform from a training matrix (n × d, NaN = NA).
+// Fit never sees the target: imputation parameters depend on the
+// training covariates only, as in the paper's Section 3.1.
+type Imputer interface {
+	// Fit learns the transform's parameters from X, which it does not
+	// modify or retain.
+	Fit(ctx context.Context, X *mat.Dense) (Transformer, error)
+}
+
+// Transformer is a fitted transform. Transform returns a new matrix and
+// never modifies X; it fails with ErrShape when X does not have the
+// training column count. A Transformer is immutable and safe for
+// concurrent use.
+type Transformer interface {
+	Transform(X *mat.Dense) (*mat.Dense, error)
+}
+
+// Mean imputes each column's training mean over its observed entries.
+type Mean struct{}
+
+// Median imputes each column's training median over its observed
+// entries (the average of the two middle values for an even count, as
+// R's median).
+type Median struct{}
+
+// Constant imputes Value in every column (the paper's Theorem 2 setting).
+type Constant struct{ Value float64 }
+
+// OOR imputes, in column j, the out-of-range constant
+//
+//	v_j = max(OORFloor, max_j + 3·(max_j − min_j + 1))
+//
+// where min_j and max_j are the training column's observed extremes
+// (v_j = OORFloor for a column with no observed entry). On the paper's
+// data this is exactly the 999999 its code used, so OOR with SVM and KNN
+// reproduces the paper's (poor) behaviour rather than rescuing it; the
+// second term keeps v_j above the training range for data whose values
+// approach the floor, and above any test value that is not several
+// training ranges beyond the training maximum.
+type OOR struct{}
+
+// OORFloor is the smallest out-of-range value OOR imputes: the constant
+// 999999 of the paper's code.
+const OORFloor = 999999.0
+
+// Fill is a fitted column-wise imputer: NA in column j becomes Values[j].
+type Fill struct {
+	// Values holds one imputation value per training column.
+	Values []float64
+	// Empty lists (ascending) the columns with no observed training entry.
+	// Mean and Median impute 0 there (there is no statistic to use); OOR
+	// imputes OORFloor; Constant its value. Callers may report them.
+	Empty []int
+}
+
+// Fit computes the training column means.
+func (Mean) Fit(ctx context.Context, X *mat.Dense) (Transformer, error) {
+	return fitColumns(ctx, X, func(obs []float64) float64 {
+		s := 0.0
+		for _, v := range obs {
+			s += v
+		}
+		return s / float64(len(obs))
+	}, 0)
+}
+
+// Fit computes the training column medians.
+func (Median) Fit(ctx context.Context, X *mat.Dense) (Transformer, error) {
+	return fitColumns(ctx, X, median, 0)
+}
+
+// Fit records the constant for every column; it fails only on an empty X.
+func (c Constant) Fit(ctx context.Context, X *mat.Dense) (Transformer, error) {
+	return fitColumns(ctx, X, func([]float64) float64 { return c.Value }, c.Value)
+}
+
+// Fit computes each column's out-of-range value (see OOR).
+func (OOR) Fit(ctx context.Context, X *mat.Dense) (Transformer, error) {
+	return fitColumns(ctx, X, func(obs []float64) float64 {
+		lo, hi := minMax(obs)
+		return oorHigh(lo, hi)
+	}, OORFloor)
+}
+
+// oorHigh is the OOR rule for a column with observed range [lo, hi].
+func oorHigh(lo, hi float64) float64 {
+	return math.Max(OORFloor, hi+3*(hi-lo+1))
+}
+
+// oorLow mirrors oorHigh below the range: min(−OORFloor, lo − 3·(hi−lo+1)).
+func oorLow(lo, hi float64) float64 {
+	return math.Min(-OORFloor, lo-3*(hi-lo+1))
+}
+
+// Transform replaces every NA of column j by Values[j].
+func (f *Fill) Transform(X *mat.Dense) (*mat.Dense, error) {
+	if err := checkCols(X, len(f.Values)); err != nil {
+		return nil, err
+	}
+	out := mat.DenseCopyOf(X)
+	n, d := out.Dims()
+	for i := range n {
+		row := out.RawRowView(i)
+		for j := range d {
+			if math.IsNaN(row[j]) {
+				row[j] = f.Values[j]
+			}
+		}
+	}
+	return out, nil
+}
+
+// fitColumns applies stat to the observed entries of each column of X;
+// columns without observed entries get empty and are listed in Fill.Empty.
+func fitColumns(ctx context.Context, X *mat.Dense, stat func(obs []float64) float64, empty float64) (*Fill, error) {
+	if err := checkTrain(ctx, X); err != nil {
+		return nil, err
+	}
+	n, d := X.Dims()
+	f := &Fill{Values: make([]float64, d)}
+	obs := make([]float64, 0, n)
+	for j := range d {
+		obs = observed(X, j, obs[:0])
+		if len(obs) == 0 {
+			f.Values[j] = empty
+			f.Empty = append(f.Empty, j)
+			continue
+		}
+		f.Values[j] = stat(obs)
+	}
+	return f, nil
+}
+
+// observed appends the non-NaN entries of column j of X to dst.
+func observed(X *mat.Dense, j int, dst []float64) []float64 {
+	raw := X.RawMatrix()
+	for i := range raw.Rows {
+		if v := raw.Data[i*raw.Stride+j]; !math.IsNaN(v) {
+			dst = append(dst, v)
+		}
+	}
+	return dst
+}
+
+// median sorts obs in place and returns its median.
+func median(obs []float64) float64 {
+	slices.Sort(obs)
+	k := len(obs) / 2
+	if len(obs)%2 == 1 {
+		return obs[k]
+	}
+	return (obs[k-1] + obs[k]) / 2
+}
+
+func minMax(obs []float64) (lo, hi float64) {
+	lo, hi = obs[0], obs[0]
+	for _, v := range obs[1:] {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	return lo, hi
+}
+
+// checkTrain rejects a cancelled context and an empty training matrix.
+func checkTrain(ctx context.Context, X *mat.Dense) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if X == nil || X.IsEmpty() {
+		return fmt.Errorf("%w: the training matrix has no rows or columns", ErrEmpty)
+	}
+	return nil
+}
+
+// checkCols rejects a matrix without exactly d columns.
+func checkCols(X *mat.Dense, d int) error {
+	if X == nil || X.IsEmpty() {
+		return fmt.Errorf("%w: nil or empty matrix, want %d columns", ErrShape, d)
+	}
+	if _, c := X.Dims(); c != d {
+		return fmt.Errorf("%w: matrix has %d columns, the transform was fitted on %d", ErrShape, c, d)
+	}
+	return nil
+}
+
+// missingCols returns, ascending, the columns of X with at least one NaN.
+func missingCols(X *mat.Dense) []int {
+	n, d := X.Dims()
+	seen := make([]bool, d)
+	for i := range n {
+		for j, v := range X.RawRowView(i) {
+			if math.IsNaN(v) {
+				seen[j] = true
+			}
+		}
+	}
+	var cols []int
+	for j, s := range seen {
+		if s {
+			cols = append(cols, j)
+		}
+	}
+	return cols
+}

@@ -1,0 +1,3 @@
+// Package linear fits least-squares linear regression with a small,
+// scale-invariant ridge penalty on complete (imputed) data.
+package linear

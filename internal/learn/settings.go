@@ -1,0 +1,196 @@
+package learn
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/misslab/misslab/internal/learn/impute"
+)
+
+// ErrBadSetting is wrapped by errors for a setting key a pipeline does not
+// accept, a value outside its range, a non-integer value for an integer
+// key, or a preset switch other than 0 or 1. The message names the key,
+// the pipeline and the allowed keys or range.
+var ErrBadSetting = errors.New("learn: bad setting")
+
+// Settings are the hyper-parameter overrides of one pipeline, keyed by
+// name, as a grid file writes them (e.g. {"minbucket": 7, "cp": 0.01}).
+// Keys belong either to the learner family (see Family.Params) or to the
+// strategy (StrategyParams: "value" for constant, "shrink", "em_tol",
+// "em_maxiter" for gaussian).
+//
+// A key naming one of the family's presets (Family.Presets) is a switch:
+// value 1 applies the preset's bundle of values, 0 does nothing. For
+// example {"rpart_defaults": 1} selects rpart.control()'s own defaults
+// for a tree instead of the paper's controls, and {"rpart_defaults": 1,
+// "cp": 0} does so with cp overridden: explicit keys always win over a
+// preset, whatever the order. At most one preset may be switched on.
+type Settings map[string]float64
+
+// Param describes one setting key: its default, inclusive range and
+// whether it must be an integer.
+type Param struct {
+	Key      string
+	Default  float64
+	Min, Max float64 // inclusive bounds; the value must also be finite
+	Integer  bool
+	Doc      string // one line: meaning and units
+}
+
+// StrategyParams lists the settings each strategy accepts, in addition
+// to its learner's; strategies without settings are absent.
+var StrategyParams = map[string][]Param{
+	Constant: {{Key: "value", Default: 0, Min: -1e300, Max: 1e300,
+		Doc: "the imputed constant"}},
+	Gaussian: {
+		{Key: "shrink", Default: impute.DefaultShrink, Min: 0, Max: 1,
+			Doc: "covariance shrinkage s: (1−s)Σ + s·tr(Σ)·I (paper: 0.01)"},
+		{Key: "em_tol", Default: impute.DefaultTol, Min: 1e-15, Max: 0.1,
+			Doc: "EM stops when no parameter moves by more than this (data scale)"},
+		{Key: "em_maxiter", Default: impute.DefaultMaxIter, Min: 1, Max: 1e6, Integer: true,
+			Doc: "EM iteration cap"},
+	},
+}
+
+// Clone returns a copy of s (nil for nil).
+func (s Settings) Clone() Settings { return maps.Clone(s) }
+
+// Int returns s[key] as an int; for resolved settings of an integer key
+// the conversion is exact.
+func (s Settings) Int(key string) int { return int(s[key]) }
+
+// String returns the settings sorted by key, e.g. "{cp=0.01,minbucket=7}",
+// with the number formatting of grid.Pipeline.Canonical.
+func (s Settings) String() string {
+	keys := slices.Sorted(maps.Keys(s))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + strconv.FormatFloat(s[k], 'g', -1, 64)
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+// ResolveSettings validates s for the pipeline spec and returns the
+// effective settings: every key of the learner family and of the
+// strategy with its default, then the preset switched on (if any), then
+// the explicit values of s. Preset switches do not appear in the result.
+// Errors wrap ErrBadSetting, or ErrNotImplemented for a learner family
+// that is not registered yet. The bayes oracle accepts no settings.
+func ResolveSettings(spec Spec, s Settings) (Settings, error) {
+	return resolve(spec.Name(), spec.Learner, StrategyParams[spec.Strategy], s)
+}
+
+// CheckSettings parses the pipeline name and validates its settings
+// (learner and strategy keys); a grid parser calls it to reject a bad
+// grid before any job runs. Errors are those of ParseSpec and
+// ResolveSettings.
+func CheckSettings(name string, s map[string]float64) error {
+	spec, err := ParseSpec(name)
+	if err != nil {
+		return err
+	}
+	_, err = ResolveSettings(spec, s)
+	return err
+}
+
+// CheckLearnerSettings validates settings meant for a learner family
+// alone (its Params and presets, no strategy key). Errors wrap
+// ErrBadSetting, or ErrNotImplemented for a family not registered yet.
+func CheckLearnerSettings(learner string, s map[string]float64) error {
+	if !slices.Contains(Learners, learner) {
+		return fmt.Errorf("%w: learner %q is unknown (known: %s)", ErrBadSetting, learner, strings.Join(Learners, ", "))
+	}
+	_, err := resolve(learner, learner, nil, s)
+	return err
+}
+
+// resolve implements ResolveSettings for the learner family plus the
+// extra (strategy) params; label names the pipeline in messages.
+func resolve(label, learner string, extra []Param, s Settings) (Settings, error) {
+	if learner == Bayes {
+		if len(s) > 0 {
+			return nil, fmt.Errorf("%w: %s takes no settings, got %v", ErrBadSetting, label, s)
+		}
+		return Settings{}, nil
+	}
+	fam, err := family(learner)
+	if err != nil {
+		return nil, err
+	}
+	params := append(slices.Clone(fam.Params), extra...)
+	out := Settings{}
+	for _, p := range params {
+		out[p.Key] = p.Default
+	}
+	preset, err := pickPreset(label, s, fam.Presets)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(out, fam.Presets[preset])
+	for _, k := range slices.Sorted(maps.Keys(s)) {
+		if _, isPreset := fam.Presets[k]; isPreset {
+			continue
+		}
+		i := slices.IndexFunc(params, func(p Param) bool { return p.Key == k })
+		if i < 0 {
+			return nil, fmt.Errorf("%w: %s does not accept %q (allowed: %s)",
+				ErrBadSetting, label, k, allowed(params, fam.Presets))
+		}
+		if err := params[i].check(s[k]); err != nil {
+			return nil, fmt.Errorf("%w: %s: %v", ErrBadSetting, label, err)
+		}
+		out[k] = s[k]
+	}
+	return out, nil
+}
+
+// pickPreset returns the name of the preset switched on in s, or "".
+func pickPreset(label string, s Settings, presets map[string]Settings) (string, error) {
+	on := ""
+	for _, name := range slices.Sorted(maps.Keys(presets)) {
+		v, ok := s[name]
+		switch {
+		case !ok || v == 0:
+		case v != 1:
+			return "", fmt.Errorf("%w: %s: preset switch %q = %v, want 0 or 1", ErrBadSetting, label, name, v)
+		case on != "":
+			return "", fmt.Errorf("%w: %s: presets %q and %q are both switched on", ErrBadSetting, label, on, name)
+		default:
+			on = name
+		}
+	}
+	return on, nil
+}
+
+// check reports whether v is a valid value for p.
+func (p Param) check(v float64) error {
+	kind := "a number"
+	if p.Integer {
+		kind = "an integer"
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < p.Min || v > p.Max || (p.Integer && v != math.Trunc(v)) {
+		return fmt.Errorf("%s = %v, want %s in [%v, %v] (%s)", p.Key, v, kind, p.Min, p.Max, p.Doc)
+	}
+	return nil
+}
+
+// allowed lists the keys and preset switches, sorted.
+func allowed(params []Param, presets map[string]Settings) string {
+	keys := make([]string, 0, len(params)+len(presets))
+	for _, p := range params {
+		keys = append(keys, p.Key)
+	}
+	for name := range presets {
+		keys = append(keys, name+" (preset, 0/1)")
+	}
+	slices.Sort(keys)
+	if len(keys) == 0 {
+		return "none"
+	}
+	return strings.Join(keys, ", ")
+}

@@ -1,0 +1,216 @@
+package learn
+
+import (
+	"errors"
+	"maps"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/misslab/misslab/internal/learn/impute"
+	"github.com/misslab/misslab/internal/learn/linear"
+)
+
+// withFamily registers f under learner for the duration of the test.
+func withFamily(t *testing.T, learner string, f Family) {
+	t.Helper()
+	old, had := families[learner]
+	families[learner] = f
+	t.Cleanup(func() {
+		if had {
+			families[learner] = old
+		} else {
+			delete(families, learner)
+		}
+	})
+}
+
+// withoutFamily unregisters a learner family for the test's duration.
+func withoutFamily(t *testing.T, learner string) {
+	t.Helper()
+	old := families[learner]
+	delete(families, learner)
+	t.Cleanup(func() { families[learner] = old })
+}
+
+func mustSpec(t *testing.T, name string) Spec {
+	t.Helper()
+	s, err := ParseSpec(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestResolveSettings(t *testing.T) {
+	cases := []struct {
+		name string
+		in   Settings
+		want Settings
+	}{
+		{"linear/mean", nil, Settings{"lambda": linear.DefaultLambda}},
+		{"linear/mean+mask", Settings{"lambda": 0.5}, Settings{"lambda": 0.5}},
+		{"linear/constant", Settings{"value": -3}, Settings{"lambda": linear.DefaultLambda, "value": -3}},
+		{"linear/constant", nil, Settings{"lambda": linear.DefaultLambda, "value": 0}},
+		{"linear/gaussian", Settings{"em_maxiter": 50}, Settings{"lambda": linear.DefaultLambda,
+			"shrink": 0.01, "em_tol": impute.DefaultTol, "em_maxiter": 50}},
+		// Presets: switched on, switched off, overridden by an explicit key.
+		{"linear/oor", Settings{"ols": 1}, Settings{"lambda": 0}},
+		{"linear/oor", Settings{"ols": 0}, Settings{"lambda": linear.DefaultLambda}},
+		{"linear/oor", Settings{"ols": 1, "lambda": 0.25}, Settings{"lambda": 0.25}},
+		{"bayes/oracle", nil, Settings{}},
+	}
+	for _, c := range cases {
+		got, err := ResolveSettings(mustSpec(t, c.name), c.in)
+		if err != nil {
+			t.Errorf("%s %v: %v", c.name, c.in, err)
+			continue
+		}
+		if !maps.Equal(got, c.want) {
+			t.Errorf("%s %v = %v, want %v", c.name, c.in, got, c.want)
+		}
+	}
+}
+
+func TestBadSettings(t *testing.T) {
+	cases := []struct {
+		name     string
+		in       Settings
+		want     error
+		mentions []string // substrings the message must contain
+	}{
+		{"linear/mean", Settings{"minbucket": 7}, ErrBadSetting, []string{`"minbucket"`, "linear/mean", "lambda", "ols (preset"}},
+		{"linear/mean", Settings{"value": 1}, ErrBadSetting, []string{`"value"`}}, // constant only
+		{"linear/mean", Settings{"lambda": -1}, ErrBadSetting, []string{"lambda = -1", "[0, 1e+06]"}},
+		{"linear/mean", Settings{"lambda": math.NaN()}, ErrBadSetting, []string{"lambda = NaN"}},
+		{"linear/mean", Settings{"lambda": math.Inf(1)}, ErrBadSetting, []string{"lambda = +Inf"}},
+		{"linear/gaussian", Settings{"em_maxiter": 2.5}, ErrBadSetting, []string{"em_maxiter = 2.5", "an integer"}},
+		{"linear/gaussian", Settings{"shrink": 1.5}, ErrBadSetting, []string{"shrink = 1.5"}},
+		{"linear/mean", Settings{"ols": 2}, ErrBadSetting, []string{`"ols" = 2`, "0 or 1"}},
+		{"bayes/oracle", Settings{"k": 5}, ErrBadSetting, []string{"bayes/oracle", "no settings"}},
+		{"forest/mia", Settings{"trees": 0}, ErrBadSetting, []string{"trees = 0"}},
+		{"svm/mean", Settings{"cost": 0}, ErrBadSetting, []string{"cost = 0"}},
+	}
+	for _, c := range cases {
+		_, err := ResolveSettings(mustSpec(t, c.name), c.in)
+		if !errors.Is(err, c.want) {
+			t.Errorf("%s %v: error %v, want %v", c.name, c.in, err, c.want)
+			continue
+		}
+		for _, m := range c.mentions {
+			if !strings.Contains(err.Error(), m) {
+				t.Errorf("%s %v: message %q lacks %q", c.name, c.in, err, m)
+			}
+		}
+	}
+	if err := CheckSettings("linear/mia", nil); !errors.Is(err, ErrUnknownPipeline) {
+		t.Errorf("CheckSettings(linear/mia): %v", err)
+	}
+	if err := CheckSettings("linear/mean", Settings{"lambda": 2}); err != nil {
+		t.Errorf("CheckSettings(linear/mean): %v", err)
+	}
+	// The grid package's hooks take plain maps.
+	var hook func(string, map[string]float64) error = CheckSettings
+	if err := hook("linear/constant", map[string]float64{"value": 1}); err != nil {
+		t.Errorf("hook: %v", err)
+	}
+	hook = CheckLearnerSettings
+	for _, c := range []struct {
+		learner string
+		s       map[string]float64
+		want    error
+	}{
+		{"linear", map[string]float64{"lambda": 1, "ols": 0}, nil},
+		{"linear", map[string]float64{"value": 1}, ErrBadSetting}, // a strategy key
+		{"linear", map[string]float64{"lambda": -1}, ErrBadSetting},
+		{"bayes", nil, nil},
+		{"bayes", map[string]float64{"k": 1}, ErrBadSetting},
+		{"forest", map[string]float64{"trees": 10}, nil},
+		{"ctree", map[string]float64{"cp": 0}, ErrBadSetting},
+		{"tree", map[string]float64{"cp": 0}, nil},
+		{"tree", map[string]float64{"cp": 2}, ErrBadSetting},
+		{"nosuch", nil, ErrBadSetting},
+	} {
+		if err := hook(c.learner, c.s); !errors.Is(err, c.want) {
+			t.Errorf("CheckLearnerSettings(%s, %v) = %v, want %v", c.learner, c.s, err, c.want)
+		}
+	}
+}
+
+func TestTwoPresets(t *testing.T) {
+	withFamily(t, KNN, Family{
+		Params:  []Param{{Key: "k", Default: 5, Min: 1, Max: 100, Integer: true}},
+		Presets: map[string]Settings{"small": {"k": 1}, "large": {"k": 50}},
+		New:     func(string, Settings, Env) (Learner, error) { return nil, errors.New("unused") },
+	})
+	spec := mustSpec(t, "knn/mean")
+	if _, err := ResolveSettings(spec, Settings{"small": 1, "large": 1}); !errors.Is(err, ErrBadSetting) {
+		t.Errorf("two presets: %v", err)
+	}
+	got, err := ResolveSettings(spec, Settings{"small": 0, "large": 1})
+	if err != nil || got["k"] != 50 || len(got) != 1 {
+		t.Errorf("large preset: %v %v", got, err)
+	}
+}
+
+// TestRegisteredFamilies checks every registration: defaults and presets
+// are valid values of known keys and no key collides with a strategy key.
+func TestRegisteredFamilies(t *testing.T) {
+	if len(Implemented()) == 0 {
+		t.Fatal("no learner family registered")
+	}
+	for _, l := range Implemented() {
+		fam := families[l]
+		keys := map[string]bool{}
+		for _, p := range fam.Params {
+			if err := p.check(p.Default); err != nil {
+				t.Errorf("%s: default: %v", l, err)
+			}
+			keys[p.Key] = true
+			for s, ps := range StrategyParams {
+				for _, q := range ps {
+					if q.Key == p.Key {
+						t.Errorf("%s key %q collides with strategy %s", l, p.Key, s)
+					}
+				}
+			}
+		}
+		for name, preset := range fam.Presets {
+			if keys[name] {
+				t.Errorf("%s: preset %q shadows a key", l, name)
+			}
+			for k, v := range preset {
+				i := -1
+				for j, p := range fam.Params {
+					if p.Key == k {
+						i = j
+					}
+				}
+				if i < 0 {
+					t.Errorf("%s: preset %q sets unknown key %q", l, name, k)
+				} else if err := fam.Params[i].check(v); err != nil {
+					t.Errorf("%s: preset %q: %v", l, name, err)
+				}
+			}
+		}
+	}
+	for s, ps := range StrategyParams {
+		for _, p := range ps {
+			if err := p.check(p.Default); err != nil {
+				t.Errorf("strategy %s default: %v", s, err)
+			}
+		}
+	}
+}
+
+func TestSettingsString(t *testing.T) {
+	s := Settings{"minbucket": 7, "cp": 0.01}
+	if got := s.String(); got != "{cp=0.01,minbucket=7}" {
+		t.Errorf("String() = %q", got)
+	}
+	c := s.Clone()
+	c["cp"] = 1
+	if s["cp"] != 0.01 {
+		t.Error("Clone shares storage")
+	}
+}

@@ -1,0 +1,128 @@
+package svm
+
+import "math"
+
+// rbf evaluates the radial kernel K(i, j) = exp(−γ·‖x_i − x_j‖²) between
+// training rows exactly as libsvm does while training: through the
+// expansion ‖x_i‖² + ‖x_j‖² − 2·x_i·x_j, with dot products summed over
+// the columns in order.
+type rbf struct {
+	n, p  int
+	x     []float64 // n × p, row-major
+	xsq   []float64 // ‖x_i‖²
+	gamma float64
+	arg   []float64 // scratch: the exponents of one row
+	cols  []int     // scratch: their columns
+}
+
+func newRBF(x []float64, n, p int, gamma float64) *rbf {
+	k := &rbf{n: n, p: p, x: x, xsq: make([]float64, n), gamma: gamma,
+		arg: make([]float64, 0, n), cols: make([]int, 0, n)}
+	for i := range n {
+		r := x[i*p : i*p+p]
+		k.xsq[i] = dot(r, r)
+	}
+	return k
+}
+
+// dot is Σ_c a_c·b_c summed in column order (each product rounded, as
+// libsvm's dot).
+func dot(a, b []float64) float64 {
+	b = b[:len(a)]
+	s := 0.0
+	for c, v := range a {
+		s += float64(v * b[c])
+	}
+	return s
+}
+
+// row writes K(i, j) for every training row j into out, rounded to
+// float32 as libsvm's kernel cache stores it. K(i, j) is computed with
+// the same operations as K(j, i) (the sum and the dot product commute
+// exactly), so entries of rows already in cache are copied instead of
+// recomputed: cached[j] is row j or nil.
+func (k *rbf) row(i int, out []float32, cached [][]float32) {
+	p := k.p
+	xi := k.x[i*p : i*p+p]
+	g, si := k.gamma, k.xsq[i]
+	cols, arg := k.cols[:0], k.arg[:0]
+	for j, r := range cached[:len(out)] {
+		if r != nil {
+			out[j] = r[i]
+			continue
+		}
+		d := dot(xi, k.x[j*p:j*p+p])
+		cols = append(cols, j)
+		arg = append(arg, -g*(si+k.xsq[j]-2*d))
+	}
+	expAll(arg)
+	for c, j := range cols {
+		out[j] = float32(arg[c])
+	}
+}
+
+// diag returns K(i, i) as libsvm computes it: 1, since
+// ‖x_i‖² + ‖x_i‖² − 2·‖x_i‖² is exactly 0 for finite data.
+func (k *rbf) diag(i int) float64 {
+	return exp(-k.gamma * (k.xsq[i] + k.xsq[i] - 2*k.xsq[i]))
+}
+
+// rowCache is a least-recently-used cache of kernel rows (float32, one
+// per training row), bounded in bytes like libsvm's Cache. Results never
+// depend on its size, only the running time does.
+type rowCache struct {
+	rows       [][]float32 // nil when not cached
+	prev, next []int       // LRU list over cached rows; sentinel n
+	free       int         // rows that may still be allocated
+}
+
+func newRowCache(n int, bytes float64) *rowCache {
+	// libsvm reserves the list heads (32 bytes per row) and always keeps
+	// room for at least two rows.
+	floats := bytes/4 - float64(n)*8
+	capRows := int(math.Max(2, math.Floor(floats/float64(max(n, 1)))))
+	c := &rowCache{
+		rows: make([][]float32, n),
+		prev: make([]int, n+1),
+		next: make([]int, n+1),
+		free: min(capRows, n),
+	}
+	c.prev[n], c.next[n] = n, n
+	return c
+}
+
+func (c *rowCache) unlink(i int) {
+	c.next[c.prev[i]] = c.next[i]
+	c.prev[c.next[i]] = c.prev[i]
+}
+
+func (c *rowCache) pushBack(i int) {
+	s := len(c.rows)
+	c.prev[i], c.next[i] = c.prev[s], s
+	c.next[c.prev[s]] = i
+	c.prev[s] = i
+}
+
+// get returns row i, computing it with fill on a miss; fill also
+// receives the cached rows (nil where absent).
+func (c *rowCache) get(i int, fill func(int, []float32, [][]float32)) []float32 {
+	if r := c.rows[i]; r != nil {
+		c.unlink(i)
+		c.pushBack(i)
+		return r
+	}
+	var r []float32
+	switch {
+	case c.free > 0:
+		c.free--
+		r = make([]float32, len(c.rows))
+	default:
+		old := c.next[len(c.rows)]
+		c.unlink(old)
+		r, c.rows[old] = c.rows[old], nil
+	}
+	fill(i, r, c.rows)
+	c.rows[i] = r
+	c.pushBack(i)
+	return r
+}

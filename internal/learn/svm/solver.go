@@ -1,0 +1,294 @@
+package svm
+
+import (
+	"context"
+	"math"
+)
+
+// tau replaces a non-positive curvature in the two-variable subproblem
+// (libsvm's TAU).
+const tau = 1e-12
+
+// Variable states of the box constraint 0 ≤ α_t ≤ C.
+const (
+	atLower uint8 = iota
+	atUpper
+	free
+)
+
+// solver is the SMO method of Fan, Chen and Lin (JMLR 6, 2005) for
+//
+//	min ½ αᵀQα + pᵀα  subject to  yᵀα = 0, 0 ≤ α_t ≤ C,
+//
+// as implemented by libsvm's Solver for Cp = Cn = C: maximal-violating
+// first index, second index by the second-order gain, libsvm's clipping
+// of the two-variable update, gradient G and the part Ḡ contributed by
+// variables at the upper bound, shrinking every min(l, 1000) iterations,
+// and the bias from the free variables' gradients. Every floating-point
+// step follows libsvm's order so that the path, and hence the support
+// vectors, are the same.
+type solver struct {
+	l, active int
+	y         []int8
+	yf        []float64 // y as ±1.0
+	inUp      []bool    // t ∈ I_up: y_t = +1 and α_t < C, or y_t = −1 and α_t > 0
+	inLow     []bool    // t ∈ I_low: y_t = +1 and α_t > 0, or y_t = −1 and α_t < C
+	g, gbar   []float64
+	status    []uint8
+	alpha     []float64
+	p         []float64
+	activeSet []int
+	eps, c    float64
+	unshrink  bool
+	q         *svrQ
+	iter      int
+}
+
+// solveResult is the solution in the original variable order.
+type solveResult struct {
+	alpha     []float64
+	rho       float64
+	iter      int
+	converged bool
+}
+
+func newSolver(q *svrQ, p []float64, y []int8, c, eps float64) *solver {
+	l := len(p)
+	s := &solver{
+		l: l, active: l, q: q, c: c, eps: eps,
+		y: y, p: p,
+		g:         append([]float64(nil), p...),
+		gbar:      make([]float64, l),
+		status:    make([]uint8, l),
+		alpha:     make([]float64, l),
+		activeSet: make([]int, l),
+		yf:        make([]float64, l),
+		inUp:      make([]bool, l),
+		inLow:     make([]bool, l),
+	}
+	for t := range l {
+		s.activeSet[t] = t // all α_t = 0: at the lower bound, G = p, Ḡ = 0
+		s.yf[t] = float64(y[t])
+		s.updateStatus(t)
+	}
+	return s
+}
+
+func (s *solver) updateStatus(t int) {
+	switch {
+	case s.alpha[t] >= s.c:
+		s.status[t] = atUpper
+	case s.alpha[t] <= 0:
+		s.status[t] = atLower
+	default:
+		s.status[t] = free
+	}
+	st := s.status[t]
+	if s.y[t] > 0 {
+		s.inUp[t], s.inLow[t] = st != atUpper, st != atLower
+	} else {
+		s.inUp[t], s.inLow[t] = st != atLower, st != atUpper
+	}
+}
+
+// solve runs SMO to tolerance eps. It checks ctx between shrinking
+// rounds.
+func (s *solver) solve(ctx context.Context, shrinking bool) (solveResult, error) {
+	maxIter := max(10000000, 100*s.l)
+	counter := min(s.l, 1000) + 1
+	for s.iter < maxIter {
+		if counter--; counter == 0 {
+			counter = min(s.l, 1000)
+			if err := ctx.Err(); err != nil {
+				return solveResult{}, err
+			}
+			if shrinking {
+				s.shrink()
+			}
+		}
+		i, j, ok := s.workingSet()
+		if !ok {
+			s.reconstructGradient()
+			s.active = s.l
+			if i, j, ok = s.workingSet(); !ok {
+				break
+			}
+			counter = 1 // shrink at the next iteration
+		}
+		s.iter++
+		s.step(i, j)
+	}
+	converged := s.iter < maxIter
+	if !converged && s.active < s.l {
+		s.reconstructGradient()
+		s.active = s.l
+	}
+	res := solveResult{alpha: make([]float64, s.l), rho: s.rho(), iter: s.iter, converged: converged}
+	for t, a := range s.alpha {
+		res.alpha[s.activeSet[t]] = a
+	}
+	return res, nil
+}
+
+// step optimises the pair (i, j) and updates G, the states and Ḡ.
+// Q_{i,t} = sign_i·sign_t·K_it, so libsvm's G_t += Q_it·Δα_i + Q_jt·Δα_j
+// is computed as K_it·(sign_i·Δα_i·sign_t) + K_jt·(sign_j·Δα_j·sign_t):
+// the sign products are exact, so the sums are libsvm's bit for bit.
+func (s *solver) step(i, j int) {
+	ri := s.q.kernelRow(i)
+	rj := s.q.kernelRow(j)
+	idx, fs := s.q.index, s.q.fsign
+	qij := float64(float32(fs[i]*fs[j]) * ri[idx[j]])
+	oldI, oldJ := s.alpha[i], s.alpha[j]
+	if s.y[i] != s.y[j] {
+		s.stepOpposite(i, j, qij)
+	} else {
+		s.stepSame(i, j, qij)
+	}
+	dI, dJ := (s.alpha[i]-oldI)*fs[i], (s.alpha[j]-oldJ)*fs[j]
+	g := s.g[:s.active]
+	idx, fs = idx[:len(g)], fs[:len(g)]
+	for t, r := range idx {
+		g[t] += float64(float64(ri[r])*(dI*fs[t])) + float64(float64(rj[r])*(dJ*fs[t]))
+	}
+	upI, upJ := s.status[i] == atUpper, s.status[j] == atUpper
+	s.updateStatus(i)
+	s.updateStatus(j)
+	if upI != (s.status[i] == atUpper) {
+		s.moveGbar(i, upI)
+	}
+	if upJ != (s.status[j] == atUpper) {
+		s.moveGbar(j, upJ)
+	}
+}
+
+// moveGbar removes (wasUpper) or adds C·Q_t from Ḡ.
+func (s *solver) moveGbar(t int, wasUpper bool) {
+	qt := s.q.column(t, s.l)
+	gb := s.gbar
+	qt = qt[:len(gb)]
+	if wasUpper {
+		for k := range gb {
+			gb[k] -= float64(s.c * float64(qt[k]))
+		}
+	} else {
+		for k := range gb {
+			gb[k] += float64(s.c * float64(qt[k]))
+		}
+	}
+}
+
+// stepOpposite solves the pair subproblem for y_i ≠ y_j, where
+// α_i − α_j is conserved.
+func (s *solver) stepOpposite(i, j int, qij float64) {
+	a, c := s.alpha, s.c
+	quad := s.q.qd[i] + s.q.qd[j] + 2*qij
+	if quad <= 0 {
+		quad = tau
+	}
+	delta := (-s.g[i] - s.g[j]) / quad
+	diff := a[i] - a[j]
+	a[i] += delta
+	a[j] += delta
+	if diff > 0 {
+		if a[j] < 0 {
+			a[j], a[i] = 0, diff
+		}
+	} else if a[i] < 0 {
+		a[i], a[j] = 0, -diff
+	}
+	if diff > 0 { // C_i − C_j = 0
+		if a[i] > c {
+			a[i], a[j] = c, c-diff
+		}
+	} else if a[j] > c {
+		a[j], a[i] = c, c+diff
+	}
+}
+
+// stepSame solves the pair subproblem for y_i = y_j, where α_i + α_j is
+// conserved.
+func (s *solver) stepSame(i, j int, qij float64) {
+	a, c := s.alpha, s.c
+	quad := s.q.qd[i] + s.q.qd[j] - 2*qij
+	if quad <= 0 {
+		quad = tau
+	}
+	delta := (s.g[i] - s.g[j]) / quad
+	sum := a[i] + a[j]
+	a[i] -= delta
+	a[j] += delta
+	if sum > c {
+		if a[i] > c {
+			a[i], a[j] = c, sum-c
+		}
+	} else if a[j] < 0 {
+		a[j], a[i] = 0, sum
+	}
+	if sum > c {
+		if a[j] > c {
+			a[j], a[i] = c, sum-c
+		}
+	} else if a[i] < 0 {
+		a[i], a[j] = 0, sum
+	}
+}
+
+// workingSet returns the pair (i, j) of libsvm's second-order selection,
+// or ok = false when the maximal violation is below eps.
+func (s *solver) workingSet() (i, j int, ok bool) {
+	gmax, gmax2 := math.Inf(-1), math.Inf(-1)
+	i, j = -1, -1
+	n := s.active
+	g, yf, inUp, inLow := s.g[:n], s.yf[:n], s.inUp[:n], s.inLow[:n]
+	// i maximises −y_t·G_t over I_up (the last one among equals).
+	for t, up := range inUp {
+		if up {
+			if v := -yf[t] * g[t]; v >= gmax {
+				gmax, i = v, t
+			}
+		}
+	}
+	// j minimises −(gmax + y_t·G_t)²/curvature over I_low where the
+	// gain is positive. libsvm's curvature Q_ii + Q_tt − 2·y_i·y_t·Q_it
+	// equals QD_i + QD_t − 2·K_it for every t (y = sign in the SVR dual),
+	// with the same rounding; gmax − G_t is computed as gmax + (−G_t),
+	// which is the same floating-point operation.
+	var ki []float32
+	var qdi float64
+	if i != -1 {
+		ki, qdi = s.q.kernelRow(i), s.q.qd[i]
+	}
+	idx, qd := s.q.index[:n], s.q.qd[:n]
+	objMin := math.Inf(1)
+	for t, low := range inLow {
+		if !low {
+			continue
+		}
+		v := yf[t] * g[t]
+		gmax2 = max2(gmax2, v)
+		gradDiff := gmax + v
+		if gradDiff <= 0 {
+			continue
+		}
+		quad := qdi + qd[t] - 2*float64(ki[idx[t]])
+		if quad <= 0 {
+			quad = tau
+		}
+		if obj := -(gradDiff * gradDiff) / quad; obj <= objMin {
+			j, objMin = t, obj
+		}
+	}
+	if gmax+gmax2 < s.eps || j == -1 {
+		return i, j, false
+	}
+	return i, j, true
+}
+
+// max2 is libsvm's "if (v >= m) m = v".
+func max2(m, v float64) float64 {
+	if v >= m {
+		return v
+	}
+	return m
+}
