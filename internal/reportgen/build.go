@@ -1,0 +1,210 @@
+package reportgen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/report"
+	"github.com/misslab/misslab/internal/store"
+)
+
+// KindUnavailable is the error kind of a stored result that has no
+// meaning for its scenario (experiment.KindUnavailable: the Bayes oracle
+// under censoring MNAR, which has no known Bayes predictor). Such
+// results are not failures: Build leaves them out of the records and
+// labels the scenario "not available" instead.
+const KindUnavailable = "unavailable"
+
+// ErrNoSweep is wrapped by Resolve's errors when no sweep, or more than
+// one, matches.
+var ErrNoSweep = errors.New("reportgen: no such sweep")
+
+// Resolve finds the sweep arg names in st: a full id, a unique id
+// prefix, or a sweep name (the most recently submitted sweep of that
+// name when several have it, e.g. the same grid run at two repetition
+// counts; others lists the ids passed over). With arg empty the store
+// must hold exactly one sweep. Errors wrap ErrNoSweep, or
+// store.ErrAmbiguous for a prefix of several ids.
+func Resolve(st *store.Store, arg string) (rec store.SweepRecord, others []string, err error) {
+	if arg != "" {
+		rec, err = st.Sweep(arg)
+		if err == nil || !errors.Is(err, store.ErrNotFound) {
+			return rec, nil, err
+		}
+	}
+	all, err := st.Sweeps()
+	if err != nil {
+		return rec, nil, err
+	}
+	var match []store.SweepRecord // oldest submission first
+	for _, r := range all {
+		if arg == "" || r.Spec.Name == arg {
+			match = append(match, r)
+		}
+	}
+	switch {
+	case len(match) == 0 && arg == "":
+		return rec, nil, fmt.Errorf("%w: the store holds no sweep", ErrNoSweep)
+	case len(match) == 0:
+		return rec, nil, fmt.Errorf("%w: no sweep has the id, id prefix or name %q (the store holds: %s)",
+			ErrNoSweep, arg, listSweeps(all))
+	case len(match) > 1 && arg == "":
+		return rec, nil, fmt.Errorf("%w: the store holds %d sweeps; name one: %s", ErrNoSweep, len(match), listSweeps(all))
+	}
+	for _, r := range match[:len(match)-1] {
+		others = append(others, r.ID)
+	}
+	return match[len(match)-1], others, nil
+}
+
+func listSweeps(rs []store.SweepRecord) string {
+	var parts []string
+	for _, r := range rs {
+		parts = append(parts, fmt.Sprintf("%q %.12s", r.Spec.Name, r.ID))
+	}
+	if len(parts) == 0 {
+		return "nothing"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Write builds the report input of sweep rec from st and renders it into
+// dir with report.Write, returning the files written.
+func Write(ctx context.Context, st *store.Store, rec store.SweepRecord, dir string) ([]string, error) {
+	in, err := Build(ctx, st, rec)
+	if err != nil {
+		return nil, err
+	}
+	return report.Write(ctx, dir, in)
+}
+
+// Build reads sweep rec's stored results and failures from st and
+// returns the report input:
+//
+//   - Scenarios in grid order, titled by the parameters that vary in
+//     the sweep and labelled with every parameter (columns 1-based).
+//   - One record per stored (scenario, repetition, pipeline), Failed
+//     when the result has an error kind, except KindUnavailable results,
+//     which are dropped and noted as a "not available" label.
+//   - Jobs planned, done (every pipeline stored) and failed, and the
+//     failures: failed jobs and failed pipeline runs, by first line.
+//   - Learning curves when the training size varies (see curves).
+//   - Stump split choices for the stump model (see choices) and the
+//     Proposition 1 and 2 points for prop1/prop2 (see theory).
+//
+// A pipeline is keyed by its name when no other pipeline of the sweep
+// has that name (learner settings are then listed beside the sweep id),
+// else by its canonical name with settings.
+func Build(ctx context.Context, st *store.Store, rec store.SweepRecord) (report.Input, error) {
+	sw := rec.Spec
+	if sw == nil || len(sw.Scenarios) == 0 {
+		return report.Input{}, fmt.Errorf("%w: sweep %.12s has no scenarios", ErrNoSweep, rec.ID)
+	}
+	g := newGather(sw)
+	if err := st.SweepResults(sw, func(job, si, rep, pi int, r store.Result) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		g.add(si, rep, pi, r)
+		return nil
+	}); err != nil {
+		return report.Input{}, fmt.Errorf("reportgen: read results of %.12s: %w", rec.ID, err)
+	}
+	in := report.Input{Sweep: sw.Name, SweepID: rec.ID + settingsText(sw), Records: g.records,
+		Failures: g.failures, Scenarios: g.scenarios()}
+	if err := jobs(st, rec, g, &in); err != nil {
+		return report.Input{}, err
+	}
+	curves, err := g.curves(ctx)
+	if err != nil {
+		return report.Input{}, err
+	}
+	in.Curves = curves
+	if in.Choices = g.choices; len(in.Choices) > 0 {
+		in.SelectionTarget = "X1" // the stump model's informative variable
+	}
+	in.Theory = g.theory()
+	return in, nil
+}
+
+// jobs fills the job counts and adds the failed jobs to the failures.
+func jobs(st *store.Store, rec store.SweepRecord, g *gather, in *report.Input) error {
+	done := 0
+	if err := st.ScanSweep(rec.ID, rec.Spec, store.ScanFuncs{Done: func(int) { done++ }}); err != nil {
+		return fmt.Errorf("reportgen: scan %.12s: %w", rec.ID, err)
+	}
+	fails, err := st.SweepFailures(rec.ID, rec.Spec)
+	if err != nil {
+		return fmt.Errorf("reportgen: failures of %.12s: %w", rec.ID, err)
+	}
+	for _, f := range fails {
+		in.Failures = append(in.Failures, report.Failure{Scenario: g.titles[f.Scenario], Rep: f.Rep,
+			Message: "job: " + firstLine(f.Message)})
+	}
+	in.Jobs = report.Jobs{Planned: rec.Spec.Jobs(), Done: done, Failed: len(fails)}
+	return nil
+}
+
+// pipelineKeys returns each pipeline's record key: its name when unique
+// in the sweep, else its canonical name with settings.
+func pipelineKeys(sw *grid.Sweep) []string {
+	count := map[string]int{}
+	for _, p := range sw.Pipelines {
+		count[p.Name]++
+	}
+	keys := make([]string, len(sw.Pipelines))
+	for i, p := range sw.Pipelines {
+		keys[i] = p.Name
+		if count[p.Name] > 1 {
+			keys[i] = p.Canonical()
+		}
+	}
+	return keys
+}
+
+// settingsText lists the learner settings of the sweep's pipelines, per
+// learner when all its pipelines share them, e.g.
+// "  ·  settings: tree{cp=0,maxdepth=1,minbucket=7}".
+func settingsText(sw *grid.Sweep) string {
+	byLearner := map[string]map[string]bool{} // learner → distinct settings texts
+	for _, p := range sw.Pipelines {
+		l, _, _ := strings.Cut(p.Name, "/")
+		if byLearner[l] == nil {
+			byLearner[l] = map[string]bool{}
+		}
+		byLearner[l][strings.TrimPrefix(p.Canonical(), p.Name)] = true
+	}
+	var parts []string
+	for _, p := range sw.Pipelines {
+		l, _, _ := strings.Cut(p.Name, "/")
+		part := strings.TrimPrefix(p.Canonical(), p.Name)
+		if len(byLearner[l]) == 1 {
+			part = l + part
+		} else if part != "" {
+			part = p.Canonical()
+		}
+		if !strings.HasSuffix(part, "}") || slices.Contains(parts, part) {
+			continue // no settings, or listed already
+		}
+		parts = append(parts, part)
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "  ·  settings: " + strings.Join(parts, "; ")
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// sortedKeys returns a map's keys in increasing order.
+func sortedKeys[K interface{ ~string | ~float64 }, V any](m map[K]V) []K {
+	return slices.Sorted(maps.Keys(m))
+}

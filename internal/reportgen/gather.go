@@ -1,0 +1,263 @@
+package reportgen
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/report"
+	"github.com/misslab/misslab/internal/sim"
+	"github.com/misslab/misslab/internal/stats"
+	"github.com/misslab/misslab/internal/store"
+)
+
+// gather accumulates one sweep's stored results into report parts.
+type gather struct {
+	sw     *grid.Sweep
+	desc   describer
+	keys   []string     // per scenario: its record key (scenarioKey)
+	titles []string     // per scenario: its short title
+	pipes  []string     // per pipeline: its record key
+	specs  []learn.Spec // per pipeline: its parsed name (zero when it does not parse)
+	groups []string     // per pipeline: its stump-choice group prefix
+
+	records     []stats.Record
+	failures    []report.Failure
+	unavailable map[int][]string // scenario → distinct "pipeline: reason"
+	choices     []stats.Choice
+	prop1       []report.TheoryPoint
+	prop2       map[prop2Key]*meanAcc
+}
+
+// prop2Key is one simulated Proposition 2 point: a strategy at (η, p).
+type prop2Key struct {
+	eta, p   float64
+	strategy string
+}
+
+// meanAcc is a running mean.
+type meanAcc struct {
+	sum float64
+	n   int
+}
+
+func newGather(sw *grid.Sweep) *gather {
+	g := &gather{sw: sw, desc: newDescriber(sw.Scenarios), pipes: pipelineKeys(sw),
+		unavailable: map[int][]string{}, prop2: map[prop2Key]*meanAcc{}}
+	for _, sc := range sw.Scenarios {
+		g.keys = append(g.keys, scenarioKey(sc))
+		g.titles = append(g.titles, g.desc.title(sc))
+	}
+	perLearner := map[string]int{}
+	for _, p := range sw.Pipelines {
+		sp, _ := learn.ParseSpec(p.Name)
+		g.specs = append(g.specs, sp)
+		perLearner[sp.Learner]++
+	}
+	for i, sp := range g.specs {
+		g.groups = append(g.groups, sp.Learner)
+		if perLearner[sp.Learner] > 1 {
+			g.groups[i] = g.pipes[i]
+		}
+	}
+	return g
+}
+
+// scenarioKey is a scenario's record key: its canonical encoding with a
+// space after each ";", so that the report's tables can wrap it (one
+// unbroken 120-character key squeezed every other column of the
+// scenario table), and the maskable columns named as readers and grid
+// files do (X1,X2,X3) rather than sim's 0-based indices.
+func scenarioKey(sc sim.Scenario) string {
+	parts := strings.Split(sc.Canonical(), ";")
+	for i, p := range parts {
+		if strings.HasPrefix(p, "columns=") {
+			names := make([]string, len(sc.Columns))
+			for j, c := range sc.Columns {
+				names[j] = "X" + strconv.Itoa(c+1)
+			}
+			parts[i] = "columns=" + strings.Join(names, ",")
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+// add takes one stored result of pipeline pi on repetition rep of
+// scenario si.
+func (g *gather) add(si, rep, pi int, r store.Result) {
+	if r.ErrKind == KindUnavailable {
+		why := g.pipes[pi] + ": " + firstLine(r.ErrMsg)
+		if !slices.Contains(g.unavailable[si], why) {
+			g.unavailable[si] = append(g.unavailable[si], why)
+		}
+		return
+	}
+	rec := stats.Record{Scenario: g.keys[si], Rep: rep, Pipeline: g.pipes[pi], R2: r.R2, MSE: r.MSE,
+		FitSeconds: r.FitSeconds, PredictSeconds: r.PredictSeconds, Failed: r.ErrKind != ""}
+	g.records = append(g.records, rec)
+	if rec.Failed {
+		g.failures = append(g.failures, report.Failure{Scenario: g.titles[si], Rep: rep, Pipeline: g.pipes[pi],
+			Message: r.ErrKind + ": " + firstLine(r.ErrMsg)})
+		return
+	}
+	sc, sp := g.sw.Scenarios[si], g.specs[pi]
+	switch sc.Model {
+	case sim.Stump:
+		g.addChoice(sc, pi, r)
+	case sim.Prop1:
+		if s, ok := prop1Strategy(sp); ok && r.Root == "X1" && !math.IsInf(r.RootThreshold, 0) && !math.IsNaN(r.RootThreshold) {
+			g.prop1 = append(g.prop1, report.TheoryPoint{Prop: 1, P: sc.Rate, Strategy: s, Value: r.RootThreshold})
+		}
+	case sim.Prop2:
+		if sp.Learner == learn.Tree && !sp.Mask && learn.Native(sp.Strategy) {
+			k := prop2Key{eta: sc.Eta, p: sc.Rate, strategy: sp.Strategy}
+			if g.prop2[k] == nil {
+				g.prop2[k] = &meanAcc{}
+			}
+			g.prop2[k].sum += r.MSE
+			g.prop2[k].n++
+		}
+	}
+}
+
+// addChoice records the root split of a tree or conditional-tree stump
+// on the appendix's stump model: group "tree · NA on X1" (the pipeline's
+// key instead of its learner when the learner has several pipelines),
+// its training size and missing rate, and the split variable ("" for no
+// split).
+func (g *gather) addChoice(sc sim.Scenario, pi int, r store.Result) {
+	if l := g.specs[pi].Learner; l != learn.Tree && l != learn.CTree {
+		return
+	}
+	where := "no NA"
+	if sc.Mechanism != sim.None {
+		where = "NA on " + columnsText(sc)
+	}
+	g.choices = append(g.choices, stats.Choice{Group: g.groups[pi] + " · " + where, N: sc.NTrain,
+		Rate: sc.Rate, Chosen: r.Root})
+}
+
+// prop1Strategy maps a tree pipeline to the Proposition 1 figure's
+// strategies: MIA chooses its threshold with the missing values ("mia");
+// the available-case strategies (surrogate, block, prob, majority) use
+// the CART criterion on the observed values ("cart"). Imputation and
+// mask pipelines are not part of the proposition.
+func prop1Strategy(sp learn.Spec) (string, bool) {
+	if sp.Learner != learn.Tree || sp.Mask {
+		return "", false
+	}
+	switch sp.Strategy {
+	case learn.MIA:
+		return "mia", true
+	case learn.Surrogate, learn.Block, learn.Prob, learn.Majority:
+		return "cart", true
+	}
+	return "", false
+}
+
+// scenarios lists the sweep's scenarios in grid order with their titles,
+// labels and planned repetitions; a scenario where some pipeline had no
+// meaning gets a "not available" label saying which and why.
+func (g *gather) scenarios() []report.Scenario {
+	out := make([]report.Scenario, len(g.sw.Scenarios))
+	for i, sc := range g.sw.Scenarios {
+		out[i] = report.Scenario{Key: g.keys[i], Title: g.titles[i], Labels: g.desc.labels(sc),
+			RepsPlanned: g.sw.Repetitions}
+		if why := g.unavailable[i]; len(why) > 0 {
+			out[i].Labels = append(out[i].Labels, report.Label{Name: "not available", Value: strings.Join(why, "; ")})
+		}
+	}
+	return out
+}
+
+// curves returns the learning-curve options when the sweep has several
+// training sizes: every scenario is a point (panel = its description
+// without n_train, n = n_train), and a panel's Bayes rate is
+// sim.BayesR2 of its scenarios' population (exact for the linear model,
+// Monte Carlo otherwise; computed once per panel), absent when sim has
+// no Bayes predictor (censoring MNAR).
+func (g *gather) curves(ctx context.Context) (stats.CurveOptions, error) {
+	sizes := map[int]bool{}
+	for _, sc := range g.sw.Scenarios {
+		sizes[sc.NTrain] = true
+	}
+	if len(sizes) < 2 {
+		return stats.CurveOptions{}, nil
+	}
+	type point struct {
+		panel string
+		n     int
+	}
+	points := map[string]point{}
+	bayes := map[string]float64{}
+	for i, sc := range g.sw.Scenarios {
+		pn := g.desc.panel(sc)
+		points[g.keys[i]] = point{pn, sc.NTrain}
+		if _, done := bayes[pn]; done || !sim.HasBayes(sc) {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return stats.CurveOptions{}, err
+		}
+		r2, _, err := sim.BayesR2(sc)
+		if err != nil {
+			return stats.CurveOptions{}, fmt.Errorf("reportgen: Bayes rate of %s: %w", pn, err)
+		}
+		bayes[pn] = r2
+	}
+	return stats.CurveOptions{
+		Point: func(key string) (string, int, bool) {
+			p, ok := points[key]
+			return p.panel, p.n, ok
+		},
+		Bayes: func(panel string, _ int) (float64, bool) {
+			r2, ok := bayes[panel]
+			return r2, ok
+		},
+	}, nil
+}
+
+// theory returns the simulated Proposition 1 and 2 points, nil when the
+// sweep has neither model. Proposition 1: every stump's root threshold
+// on X1 (one point per repetition; NA-left and NA-right MIA splits land
+// on s* and 1 − s*; MIA's "observed vs NA" split, threshold +Inf, and
+// stumps that did not split are left out). Proposition 2: the mean test
+// MSE over the completed repetitions of each native tree strategy at
+// (p, η), the risk of the proposition (its model has no noise).
+func (g *gather) theory() *report.Theory {
+	etas := map[float64]bool{}
+	props := false
+	for _, sc := range g.sw.Scenarios {
+		switch sc.Model {
+		case sim.Prop2:
+			etas[sc.Eta] = true
+			props = true
+		case sim.Prop1:
+			props = true
+		}
+	}
+	if !props {
+		return nil
+	}
+	th := &report.Theory{Points: slices.Clone(g.prop1)}
+	th.Etas = sortedKeys(etas)
+	keys := make([]prop2Key, 0, len(g.prop2))
+	for k := range g.prop2 {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b prop2Key) int {
+		return cmp.Or(cmp.Compare(a.eta, b.eta), cmp.Compare(a.p, b.p), strings.Compare(a.strategy, b.strategy))
+	})
+	for _, k := range keys {
+		m := g.prop2[k]
+		th.Points = append(th.Points, report.TheoryPoint{Prop: 2, P: k.p, Eta: k.eta, Strategy: k.strategy,
+			Value: m.sum / float64(m.n)})
+	}
+	return th
+}
