@@ -1,0 +1,298 @@
+// Command coordinator serves misslab sweeps to workers, submits and follows
+// them, and runs a grid on this machine with `coordinator run`.
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"text/tabwriter"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"golang.org/x/term"
+
+	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/server"
+	"github.com/misslab/misslab/internal/worker"
+	pb "github.com/misslab/misslab/proto/misslab/v1"
+)
+
+const defaultAddr = "127.0.0.1:7420"
+
+const usage = `usage: coordinator <command> [arguments]
+
+commands:
+  serve   --data DIR [--listen ADDR]       run a coordinator for workers
+  submit  GRID [--addr ADDR] [--reps N]    submit a grid and follow it (Ctrl-C detaches)
+  status  [SWEEP] [--addr ADDR]            progress of one or every sweep
+  cancel  SWEEP [--addr ADDR]              stop a sweep (a later submit resumes it)
+  export  SWEEP --out FILE [--addr ADDR]   write a sweep's results as tidy CSV
+  plan    GRID [--reps N]                  what a grid would run, and its cost
+  run     GRID --out DIR [--reps N]        run a grid here on all cores, write DIR/results.csv
+                                           and each sweep's report in DIR/report/<sweep>/
+  report  [SWEEP] --data DIR --out DIR     write a sweep's report from a data directory (offline)
+
+Run 'coordinator <command> -h' for a command's flags.
+`
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprint(os.Stderr, usage)
+		os.Exit(2)
+	}
+	cmds := map[string]func([]string) error{
+		"serve": serve, "submit": submit, "status": status, "cancel": cancel,
+		"export": export, "plan": plan, "run": run, "report": reportCmd,
+	}
+	cmd := cmds[os.Args[1]]
+	if cmd == nil {
+		fmt.Fprintf(os.Stderr, "coordinator: unknown command %q\n\n%s", os.Args[1], usage)
+		os.Exit(2)
+	}
+	if err := cmd(os.Args[2:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(2)
+		}
+		fmt.Fprintln(os.Stderr, "coordinator "+os.Args[1]+": "+err.Error())
+		os.Exit(1)
+	}
+}
+
+// parse parses flags and positional arguments in any order.
+func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		pos = append(pos, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}
+
+func newLogger(name, level string) hclog.Logger {
+	return hclog.New(&hclog.LoggerOptions{Name: name, Level: hclog.LevelFromString(level), Output: os.Stderr})
+}
+
+func serve(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	listen := fs.String("listen", defaultAddr, "address to listen on (host:port)")
+	data := fs.String("data", "", "data directory (required)")
+	lease := fs.Duration("lease", 30*time.Second, "lease lifetime without a heartbeat")
+	maxDeliveries := fs.Int("max-deliveries", 3, "failed deliveries before a job is marked failed")
+	level := fs.String("log-level", "info", "log level (trace, debug, info, warn, error)")
+	sec := addServeSecurity(fs)
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	if *data == "" {
+		return errors.New("--data is required")
+	}
+	log := newLogger("coordinator", *level)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	opts := server.Options{Logger: log, LeaseTTL: *lease, MaxDeliveries: *maxDeliveries}
+	if err := sec.apply(ctx, *listen, &opts, log); err != nil {
+		return err
+	}
+	return server.ServeDir(ctx, *listen, *data, opts)
+}
+
+// loadGrid loads a grid file, shrinking repetitions when reps > 0.
+func loadGrid(pos []string, reps int) (*grid.File, error) {
+	if len(pos) != 1 {
+		return nil, errors.New("need exactly one grid file")
+	}
+	return server.LoadGrid(pos[0], reps)
+}
+
+func isTTY(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
+
+func submit(args []string) error {
+	cc := newClientCmd("submit")
+	reps := cc.fs.Int("reps", 0, "run only this many repetitions of each sweep (0: as in the file)")
+	detach := cc.fs.Bool("detach", false, "return after submitting")
+	every := cc.fs.Duration("every", 10*time.Second, "time between progress lines when not on a terminal")
+	c, pos, err := cc.connect(args, 1, 1, "need exactly one grid file")
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	f, err := loadGrid(pos, *reps)
+	if err != nil {
+		return err
+	}
+	addr := cc.addr
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	ids, err := c.SubmitFile(ctx, f)
+	if err != nil {
+		return err
+	}
+	for i, id := range ids {
+		fmt.Printf("submitted sweep %q as %s\n", f.Sweeps[i].Name, id)
+	}
+	if *detach {
+		return nil
+	}
+	p := &server.Progress{Out: os.Stdout, TTY: isTTY(os.Stdout), Every: *every}
+	err = c.Follow(ctx, ids, 500*time.Millisecond, p)
+	if errors.Is(err, context.Canceled) {
+		fmt.Printf("\ndetached; the sweeps keep running. Follow them with: coordinator status --addr %s\n", *addr)
+		return nil
+	}
+	return err
+}
+
+// clientCmd is the flag set of a command that talks to a running
+// coordinator: --addr plus the security flags.
+type clientCmd struct {
+	fs   *flag.FlagSet
+	addr *string
+	sec  *clientSecurity
+}
+
+func newClientCmd(name string) *clientCmd {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	return &clientCmd{fs: fs, addr: fs.String("addr", defaultAddr, "coordinator address"), sec: addClientSecurity(fs)}
+}
+
+// connect parses args, checks that there are between lo and hi positional
+// arguments (else errors with usage) and dials the coordinator.
+func (cc *clientCmd) connect(args []string, lo, hi int, usage string) (*server.Client, []string, error) {
+	pos, err := parse(cc.fs, args)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(pos) < lo || len(pos) > hi {
+		return nil, nil, errors.New(usage)
+	}
+	c, err := cc.sec.dial(*cc.addr)
+	return c, pos, err
+}
+
+func status(args []string) error {
+	c, pos, err := newClientCmd("status").connect(args, 0, 1, "give at most one sweep id")
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	req := &pb.StatusRequest{}
+	if len(pos) > 0 {
+		req.SweepId = pos[0]
+	}
+	resp, err := c.Status(context.Background(), req)
+	if err != nil {
+		return err
+	}
+	return writeStatus(os.Stdout, resp.GetSweeps())
+}
+
+func writeStatus(w io.Writer, sts []*pb.SweepStatus) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "SWEEP\tNAME\tSTATE\tJOBS\tDONE\tFAILED\tRUNNING\tREUSED\tLAST ERROR")
+	for _, s := range sts {
+		state := strings.ToLower(strings.TrimPrefix(s.GetState().String(), "STATE_"))
+		fmt.Fprintf(tw, "%.12s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\n", s.GetSweepId(), s.GetName(), state,
+			s.GetJobs(), s.GetDone(), s.GetFailed(), s.GetRunning(), s.GetReused(), firstLine(s.GetLastError()))
+	}
+	return tw.Flush()
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+func cancel(args []string) error {
+	c, pos, err := newClientCmd("cancel").connect(args, 1, 1, "need exactly one sweep id")
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	resp, err := c.Cancel(context.Background(), &pb.CancelRequest{SweepId: pos[0]})
+	if err != nil {
+		return err
+	}
+	return writeStatus(os.Stdout, []*pb.SweepStatus{resp.GetStatus()})
+}
+
+func export(args []string) error {
+	cc := newClientCmd("export")
+	out := cc.fs.String("out", "", "output CSV file (required; '-' for standard output)")
+	c, pos, err := cc.connect(args, 1, 1, "need one sweep id and --out")
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if *out == "" {
+		return errors.New("need one sweep id and --out")
+	}
+	if *out == "-" {
+		return c.Export(context.Background(), pos[0], os.Stdout)
+	}
+	return server.WriteFileAtomic(*out, func(w io.Writer) error { return c.Export(context.Background(), pos[0], w) })
+}
+
+func plan(args []string) error {
+	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+	reps := fs.Int("reps", 0, "plan only this many repetitions of each sweep (0: as in the file)")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	f, err := loadGrid(pos, *reps)
+	if err != nil {
+		return err
+	}
+	return f.Plan(grid.DefaultCostModel()).WriteText(os.Stdout)
+}
+
+func run(args []string) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	out := fs.String("out", "", "output directory for results.csv (required)")
+	data := fs.String("data", "", "data directory (default: --out); stored results are reused")
+	reps := fs.Int("reps", 0, "run only this many repetitions of each sweep (0: as in the file)")
+	parallel := fs.Int("parallel", 0, "jobs at once (0: all cores)")
+	executor := fs.String("executor", "experiment", "job executor (experiment, deterministic, noop)")
+	level := fs.String("log-level", "warn", "log level")
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	if *out == "" {
+		return errors.New("--out is required")
+	}
+	f, err := loadGrid(pos, *reps)
+	if err != nil {
+		return err
+	}
+	exec, err := worker.NewExecutor(*executor)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	p := &server.Progress{Out: os.Stdout, TTY: isTTY(os.Stdout)}
+	ids, err := server.RunEmbedded(ctx, f, server.EmbeddedOptions{DataDir: *data, OutDir: *out, Parallel: *parallel,
+		Executor: exec, Logger: newLogger("run", *level), Progress: p})
+	if errors.Is(err, context.Canceled) {
+		return errors.New("interrupted; stored results are kept and reused by the next run")
+	}
+	if err == nil {
+		fmt.Printf("results: %s/%s\n", *out, server.ResultsFile)
+		err = writeRunReports(ctx, cmp.Or(*data, *out), *out, ids)
+	}
+	return err
+}

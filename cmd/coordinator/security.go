@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"net"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/misslab/misslab/internal/auth"
+	"github.com/misslab/misslab/internal/metrics"
+	"github.com/misslab/misslab/internal/server"
+)
+
+// clientSecurity is the security flags of submit, status, cancel and export.
+type clientSecurity struct{ auth.ClientConfig }
+
+func addClientSecurity(fs *flag.FlagSet) *clientSecurity {
+	s := &clientSecurity{}
+	s.RegisterFlags(fs)
+	return s
+}
+
+// dial connects to the coordinator at addr with the flags' TLS and token.
+func (s *clientSecurity) dial(addr string) (*server.Client, error) {
+	opts, err := s.DialOptions()
+	if err != nil {
+		return nil, err
+	}
+	return server.Dial(addr, opts...)
+}
+
+// serveSecurity is the security and observability flags of serve.
+type serveSecurity struct {
+	auth.ServerConfig
+	metricsListen, healthListen string
+}
+
+func addServeSecurity(fs *flag.FlagSet) *serveSecurity {
+	s := &serveSecurity{}
+	s.RegisterFlags(fs)
+	fs.StringVar(&s.metricsListen, "metrics-listen", "", "serve Prometheus metrics over HTTP at ADDR/metrics (off by default)")
+	fs.StringVar(&s.healthListen, "health-listen", "", "also serve the gRPC health service alone, in plaintext, at ADDR (for probes that cannot speak TLS)")
+	return s
+}
+
+// apply fills opts with the access policy, TLS and metrics, and starts
+// the metrics server, which stops with ctx.
+func (s *serveSecurity) apply(ctx context.Context, listen string, opts *server.Options, log hclog.Logger) error {
+	sec, err := s.Build(listen, log.Named("auth"))
+	if err != nil {
+		return err
+	}
+	opts.GRPCOptions = append(opts.GRPCOptions, sec.Options...)
+	opts.Unary = append(opts.Unary, sec.Policy.UnaryInterceptor())
+	opts.Stream = append(opts.Stream, sec.Policy.StreamInterceptor())
+	opts.HealthListen = s.healthListen
+	log.Info("security", "tls", sec.TLS, "client_certificates", s.ClientCA != "", "open", sec.Policy.Open(),
+		"cluster", auth.ClusterName(s.Cluster))
+	if s.metricsListen == "" {
+		return nil
+	}
+	lis, err := net.Listen("tcp", s.metricsListen)
+	if err != nil {
+		return err
+	}
+	reg := metrics.NewRegistry()
+	opts.Observer = metrics.NewCoordinator(reg)
+	log.Info("serving metrics", "addr", "http://"+lis.Addr().String()+"/metrics")
+	go func() {
+		if err := metrics.Serve(ctx, lis, reg); err != nil {
+			log.Error("metrics server stopped", "error", err)
+		}
+	}()
+	return nil
+}

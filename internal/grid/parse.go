@@ -1,0 +1,270 @@
+package grid
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// ParseOptions tune Parse and ParseFile.
+type ParseOptions struct {
+	// ValidateSettings, when non-nil, checks the settings of every
+	// `learner "name" { ... }` block on its own (learn checks keys per
+	// pipeline, so the CLI should prefer ValidatePipeline). Its error is
+	// reported at the learner block's header. With both hooks nil, any
+	// numeric setting is accepted.
+	ValidateSettings func(learner string, settings map[string]float64) error
+	// ValidatePipeline, when non-nil, is called once for every pipeline
+	// of every sweep with its canonical name and its merged settings (nil
+	// when none). The CLI should pass a wrapper of learn.CheckSettings,
+	// which knows the keys of both the learner family and the strategy
+	// (and fails for families not implemented yet). Its error is reported
+	// at the learner (else strategy) block that set the settings, or at
+	// the pipeline's name when it has none.
+	ValidatePipeline func(pipeline string, settings map[string]float64) error
+}
+
+// Limits that keep a typo from expanding into an unmanageable sweep.
+const (
+	maxScenarios   = 100_000    // scenarios per sweep
+	maxRepetitions = 10_000_000 // repetitions per sweep
+)
+
+// ParseFile reads and parses the grid file at path; see Parse.
+func ParseFile(path string, opts ParseOptions) (*File, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("grid: %w", err)
+	}
+	return Parse(src, path, opts)
+}
+
+// Parse parses a grid file (HCL native syntax, see examples/README.md)
+// and expands every sweep. Each scenario is sim.Defaults(model) with the
+// file's values, validated by sim.Scenario.Validate; scenarios come from
+// nested loops over model, d, rho, noise, n_train, n_test, eta,
+// mechanism, rate (outermost first). eta is only accepted when every
+// model of the sweep is "prop2". Models without Gaussian covariates get rho 0
+// and mechanism "none" gets rate 0 and no columns, each once. Pipelines
+// keep file order, with "bayes/oracle" last. filename is used in
+// diagnostics only. On any problem Parse returns an *Error listing every
+// diagnostic found, as "file:line:column: field: message" lines; the
+// error wraps ErrInvalid.
+func Parse(src []byte, filename string, opts ParseOptions) (*File, error) {
+	p := &parser{opts: opts}
+	hf, hd := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
+	if hd.HasErrors() {
+		p.ds.addHCL(hd, "syntax", hcl.Range{Filename: filename, Start: hcl.InitialPos})
+		return nil, p.ds.err()
+	}
+	body := hf.Body.(*hclsyntax.Body)
+	p.check(body, "", fileSchema)
+	f := &File{Path: filename}
+	names := map[string]hcl.Range{}
+	for _, b := range body.Blocks {
+		if b.Type != "sweep" || !p.labels(b, "sweep", 1) {
+			continue
+		}
+		if prev, dup := names[b.Labels[0]]; dup {
+			p.ds.add(b.LabelRanges[0], "sweep", "sweep %q is defined twice (first at line %d)",
+				b.Labels[0], prev.Start.Line)
+		}
+		names[b.Labels[0]] = b.LabelRanges[0]
+		if s := p.sweep(b); s != nil {
+			f.Sweeps = append(f.Sweeps, s)
+		}
+	}
+	if len(names) == 0 && len(p.ds.list) == 0 {
+		p.ds.add(body.SrcRange, "sweep", `the file defines no sweep; add sweep "name" { ... }`)
+	}
+	if err := p.ds.err(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// WithRepetitions returns a copy of f in which every sweep runs n
+// repetitions instead of the number in the file, so that CI can run a
+// grid at reduced size. Repetition r draws the same data whatever the
+// total, so the first n repetitions of a full run are the same jobs.
+// Scenarios and pipelines are shared with f. n must be ≥ 1.
+func (f *File) WithRepetitions(n int) (*File, error) {
+	if n < 1 || n > maxRepetitions {
+		return nil, fmt.Errorf("%w: repetitions = %d outside [1, %d]", ErrInvalid, n, maxRepetitions)
+	}
+	out := &File{Path: f.Path, Sweeps: make([]*Sweep, len(f.Sweeps))}
+	for i, s := range f.Sweeps {
+		c := *s
+		c.Repetitions = n
+		out.Sweeps[i] = &c
+	}
+	return out, nil
+}
+
+type parser struct {
+	ds   diags
+	opts ParseOptions
+}
+
+// schema names the attributes and blocks a body accepts; anyAttr accepts
+// every attribute name (learner settings).
+type schema struct {
+	attrs    []string
+	blocks   []string
+	anyAttr  bool
+	children map[string]schema // nested block schemas, to say where a misplaced name belongs
+}
+
+var (
+	dataSchema     = schema{attrs: []string{"model", "d", "rho", "noise", "n_train", "n_test", "eta"}}
+	missSchema     = schema{attrs: []string{"mechanism", "rate", "columns"}}
+	pipelineSchema = schema{attrs: []string{"learners", "strategies", "names"}}
+	sweepSchema    = schema{attrs: []string{"seed", "repetitions", "bayes"},
+		blocks:   []string{"data", "missingness", "pipelines", "learner", "strategy"},
+		children: map[string]schema{"data": dataSchema, "missingness": missSchema, "pipelines": pipelineSchema}}
+	fileSchema = schema{blocks: []string{"sweep"}, children: map[string]schema{"sweep": sweepSchema}}
+)
+
+// check reports the attributes and blocks of body that s does not name,
+// with a suggestion when one is close.
+func (p *parser) check(body *hclsyntax.Body, prefix string, s schema) {
+	known := append(slices.Clone(s.attrs), s.blocks...)
+	for _, a := range attrsInOrder(body) {
+		switch {
+		case s.anyAttr || slices.Contains(s.attrs, a.Name):
+		case slices.Contains(s.blocks, a.Name):
+			p.ds.add(a.NameRange, join(prefix, a.Name), "%s is a block: write %s { ... } without \"=\"", a.Name, a.Name)
+		case s.parentOf(a.Name) != "":
+			p.ds.add(a.NameRange, join(prefix, a.Name), "%s belongs inside a %s block", a.Name, s.parentOf(a.Name))
+		default:
+			p.ds.add(a.NameRange, join(prefix, a.Name), "unknown attribute %q%s", a.Name, hint(a.Name, known))
+		}
+	}
+	for _, b := range body.Blocks {
+		switch {
+		case slices.Contains(s.blocks, b.Type):
+		case slices.Contains(s.attrs, b.Type):
+			p.ds.add(b.TypeRange, join(prefix, b.Type), "%s is an attribute: write %s = value", b.Type, b.Type)
+		case s.parentOf(b.Type) != "":
+			p.ds.add(b.TypeRange, join(prefix, b.Type), "%s belongs inside a %s block", b.Type, s.parentOf(b.Type))
+		default:
+			p.ds.add(b.TypeRange, join(prefix, b.Type), "unknown block %q%s", b.Type, hint(b.Type, known))
+		}
+	}
+}
+
+// parentOf returns the nested block whose schema names name, or "".
+func (s schema) parentOf(name string) string {
+	for _, child := range slices.Sorted(maps.Keys(s.children)) {
+		c := s.children[child]
+		if slices.Contains(c.attrs, name) || slices.Contains(c.blocks, name) {
+			return child
+		}
+	}
+	return ""
+}
+
+// hint suggests a close name or else lists the allowed ones.
+func hint(name string, known []string) string {
+	if s := suggest(name, known); s != "" {
+		return s
+	}
+	if len(known) == 0 {
+		return " (none allowed here)"
+	}
+	return " (allowed: " + strings.Join(known, ", ") + ")"
+}
+
+// labels checks that block b has exactly n labels.
+func (p *parser) labels(b *hclsyntax.Block, field string, n int) bool {
+	if len(b.Labels) == n {
+		return true
+	}
+	switch n {
+	case 0:
+		p.ds.add(b.LabelRanges[0], field, "a %s block takes no label", b.Type)
+	case 1:
+		p.ds.add(b.TypeRange, field, `a %s block takes exactly one label: %s "name" { ... }`, b.Type, b.Type)
+	}
+	return false
+}
+
+// attrsInOrder returns the attributes of body in source order.
+func attrsInOrder(body *hclsyntax.Body) []*hclsyntax.Attribute {
+	out := make([]*hclsyntax.Attribute, 0, len(body.Attributes))
+	for _, a := range body.Attributes {
+		out = append(out, a)
+	}
+	slices.SortFunc(out, func(a, b *hclsyntax.Attribute) int {
+		return cmp.Compare(a.SrcRange.Start.Byte, b.SrcRange.Start.Byte)
+	})
+	return out
+}
+
+// blocksOf returns the blocks of body of the given type, in source order,
+// after checking their labels.
+func (p *parser) blocksOf(body *hclsyntax.Body, typ string, nlabels int) []*hclsyntax.Block {
+	var out []*hclsyntax.Block
+	for _, b := range body.Blocks {
+		if b.Type == typ && p.labels(b, typ, nlabels) {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// single returns the only block of the given type, or nil; it reports
+// repeats.
+func (p *parser) single(body *hclsyntax.Body, typ string) *hclsyntax.Block {
+	bs := p.blocksOf(body, typ, 0)
+	for _, b := range bs[min(1, len(bs)):] {
+		p.ds.add(b.TypeRange, typ, "duplicate %s block (first at line %d)", typ, bs[0].TypeRange.Start.Line)
+	}
+	if len(bs) == 0 {
+		return nil
+	}
+	return bs[0]
+}
+
+func join(prefix, name string) string {
+	if prefix == "" {
+		return name
+	}
+	return prefix + "." + name
+}
+
+// sweep decodes and expands one sweep block; nil when it has errors.
+func (p *parser) sweep(b *hclsyntax.Block) *Sweep {
+	p.check(b.Body, "", sweepSchema)
+	s := &Sweep{Name: b.Labels[0]}
+	hdr := b.DefRange()
+	ok := true
+	if a := b.Body.Attributes["seed"]; a == nil {
+		p.ds.add(hdr, "seed", "required attribute is missing (any whole number in [0, 2^64))")
+		ok = false
+	} else {
+		s.Seed, ok = decodeScalar(&p.ds, a, "seed", toUint64)
+	}
+	var okReps bool
+	if a := b.Body.Attributes["repetitions"]; a == nil {
+		p.ds.add(hdr, "repetitions", "required attribute is missing (a whole number ≥ 1)")
+	} else if s.Repetitions, okReps = decodeScalar(&p.ds, a, "repetitions", toInt); okReps {
+		if s.Repetitions < 1 || s.Repetitions > maxRepetitions {
+			p.ds.add(a.Expr.Range(), "repetitions", "repetitions = %d outside [1, %d]", s.Repetitions, maxRepetitions)
+			okReps = false
+		}
+	}
+	scen, okScen := p.scenarios(b)
+	pipes, okPipes := p.pipelines(b)
+	if !ok || !okReps || !okScen || !okPipes {
+		return nil
+	}
+	s.Scenarios, s.Pipelines = scen, pipes
+	return s
+}

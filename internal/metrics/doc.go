@@ -1,0 +1,3 @@
+// Package metrics exposes what a coordinator and a worker do as Prometheus
+// metrics, served over HTTP on a port of their own.
+package metrics

@@ -1,0 +1,288 @@
+package metrics_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/metrics"
+	"github.com/misslab/misslab/internal/server"
+	"github.com/misslab/misslab/internal/sim"
+	"github.com/misslab/misslab/internal/worker"
+)
+
+// value returns the value of the metric name whose labels include want
+// (a counter's or gauge's value, a histogram's sample count); ok is false
+// when there is no such metric.
+func value(t *testing.T, g prometheus.Gatherer, name string, want map[string]string) (float64, bool) {
+	t.Helper()
+	fams, err := g.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fams {
+		if f.GetName() != name {
+			continue
+		}
+	metric:
+		for _, m := range f.GetMetric() {
+			for _, lp := range m.GetLabel() {
+				if v, ok := want[lp.GetName()]; ok && v != lp.GetValue() {
+					continue metric
+				}
+			}
+			return number(m), true
+		}
+	}
+	return 0, false
+}
+
+func number(m *dto.Metric) float64 {
+	switch {
+	case m.Counter != nil:
+		return m.GetCounter().GetValue()
+	case m.Gauge != nil:
+		return m.GetGauge().GetValue()
+	case m.Histogram != nil:
+		return float64(m.GetHistogram().GetSampleCount())
+	}
+	return -1
+}
+
+func sweep(t *testing.T, reps int, rates []float64, pipes ...string) *grid.Sweep {
+	t.Helper()
+	sw := &grid.Sweep{Name: "metrics", Seed: 4, Repetitions: reps}
+	for _, r := range rates {
+		sc, err := sim.Defaults(sim.Quadratic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.Rate = r
+		sw.Scenarios = append(sw.Scenarios, sc)
+	}
+	for _, p := range pipes {
+		sw.Pipelines = append(sw.Pipelines, grid.Pipeline{Name: p})
+	}
+	return sw
+}
+
+func TestCoordinatorMetricsFollowASweep(t *testing.T) {
+	reg := metrics.NewRegistry()
+	m := metrics.NewCoordinator(reg)
+	coord, err := server.Open(t.TempDir(), server.Options{Observer: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer coord.Close()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- coord.Serve(ctx, lis) }()
+	defer func() { stop(); <-served }()
+
+	sw := sweep(t, 4, []float64{0.1, 0.2, 0.3}, "tree/mia", "linear/mean") // 12 jobs
+	if _, err := coord.Submit(sw); err != nil {
+		t.Fatal(err)
+	}
+	id := sw.Hash()[:12]
+	if v, _ := value(t, reg, "misslab_sweep_jobs", map[string]string{"sweep": id, "state": "pending"}); v != 12 {
+		t.Fatalf("pending before any worker = %v, want 12", v)
+	}
+	wctx, stopWorkers := context.WithCancel(context.Background())
+	done := make(chan error, 2)
+	for _, name := range []string{"a", "b"} {
+		go func() {
+			done <- worker.Run(wctx, worker.Options{Addr: lis.Addr().String(), ID: name, Parallel: 2,
+				Executor: worker.Slow{Executor: worker.Deterministic{}, Delay: 20 * time.Millisecond}})
+		}()
+	}
+	waitFor(t, func() bool {
+		v, _ := value(t, reg, "misslab_sweep_jobs", map[string]string{"sweep": id, "state": "done"})
+		return v == 12
+	})
+	if v, _ := value(t, reg, "misslab_workers", nil); v != 2 {
+		t.Errorf("workers = %v, want 2", v)
+	}
+	stopWorkers()
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitFor(t, func() bool { v, _ := value(t, reg, "misslab_workers", nil); return v == 0 })
+	checks := []struct {
+		name   string
+		labels map[string]string
+		want   func(float64) bool
+		says   string
+	}{
+		{"misslab_results_total", map[string]string{"outcome": "accepted"}, eq(12), "= 12"},
+		{"misslab_results_total", map[string]string{"outcome": "stale"}, eq(0), "= 0"},
+		{"misslab_store_committed_records_total", nil, eq(12), "= 12"},
+		{"misslab_store_commit_seconds", nil, between(1, 12), "1..12 transactions"},
+		{"misslab_leases_granted_total", nil, between(12, 40), "≥ 12"},
+		{"misslab_worker_connections_total", nil, eq(2), "= 2"},
+		{"misslab_lease_expiries_total", nil, eq(0), "= 0"},
+		{"misslab_sweep_jobs", map[string]string{"sweep": id, "name": "metrics", "state": "pending"}, eq(0), "= 0"},
+		{"misslab_sweep_jobs", map[string]string{"sweep": id, "state": "failed"}, eq(0), "= 0"},
+		{"misslab_sweep_cancelled", map[string]string{"sweep": id}, eq(0), "= 0"},
+		{"misslab_store_backlog_records", nil, eq(0), "= 0 once committed"},
+		{"process_resident_memory_bytes", nil, between(1<<20, 1<<40), "> 1 MiB"},
+	}
+	for _, c := range checks {
+		v, ok := value(t, reg, c.name, c.labels)
+		if !ok || !c.want(v) {
+			t.Errorf("%s%v = %v (present %v), want %s", c.name, c.labels, v, ok, c.says)
+		}
+	}
+}
+
+func eq(w float64) func(float64) bool { return func(v float64) bool { return v == w } }
+func between(a, b float64) func(float64) bool {
+	return func(v float64) bool { return v >= a && v <= b }
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met in 20 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// gate blocks each job until released, and fails when told to.
+type gate struct {
+	started chan struct{}
+	release chan struct{}
+	fail    bool
+}
+
+func (g *gate) Execute(ctx context.Context, sw *grid.Sweep, sc, rep int, pipes []int) ([]worker.Result, error) {
+	g.started <- struct{}{}
+	<-g.release
+	if g.fail {
+		return nil, errors.New("boom")
+	}
+	out := make([]worker.Result, len(pipes))
+	for i, p := range pipes {
+		out[i] = worker.Result{Pipeline: p, R2: 0.5, FitSeconds: 0.25}
+		if sw.Pipelines[p].Name == "svm/mean" {
+			out[i] = worker.Result{Pipeline: p, ErrKind: "fit", ErrMsg: "no convergence"}
+		}
+	}
+	return out, nil
+}
+
+func TestWorkerMetrics(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	m := metrics.NewWorker(reg)
+	g := &gate{started: make(chan struct{}), release: make(chan struct{})}
+	exec := m.Wrap(g, 4)
+	sw := sweep(t, 1, []float64{0.1}, "tree/mia", "tree/mean", "forest/mia", "svm/mean")
+	results := make(chan error, 2)
+	for range 2 {
+		go func() {
+			_, err := exec.Execute(context.Background(), sw, 0, 0, []int{0, 1, 2, 3})
+			results <- err
+		}()
+	}
+	<-g.started
+	<-g.started
+	if v, _ := value(t, reg, "misslab_worker_busy_ratio", nil); v != 0.5 {
+		t.Errorf("busy ratio with 2 of 4 slots running = %v, want 0.5", v)
+	}
+	time.Sleep(20 * time.Millisecond)
+	close(g.release)
+	for range 2 {
+		if err := <-results; err != nil {
+			t.Fatal(err)
+		}
+	}
+	g2 := &gate{started: make(chan struct{}, 1), release: make(chan struct{}), fail: true}
+	close(g2.release)
+	if _, err := m.Wrap(g2, 4).Execute(context.Background(), sw, 0, 0, []int{0}); err == nil {
+		t.Fatal("the failing executor's error was lost")
+	}
+	checks := []struct {
+		name   string
+		labels map[string]string
+		want   func(float64) bool
+	}{
+		{"misslab_worker_fits_total", map[string]string{"learner": "tree"}, eq(4)},
+		{"misslab_worker_fits_total", map[string]string{"learner": "forest"}, eq(2)},
+		{"misslab_worker_fits_total", map[string]string{"learner": "svm"}, eq(2)},
+		{"misslab_worker_fit_errors_total", map[string]string{"learner": "svm"}, eq(2)},
+		{"misslab_worker_fit_seconds_total", map[string]string{"learner": "tree"}, eq(1)},
+		{"misslab_worker_jobs_total", map[string]string{"result": "ok"}, eq(2)},
+		{"misslab_worker_jobs_total", map[string]string{"result": "error"}, eq(1)},
+		{"misslab_worker_busy_ratio", nil, eq(0)},
+		{"misslab_worker_slots", nil, eq(4)},
+		{"misslab_worker_busy_seconds_total", nil, between(0.04, 10)},
+	}
+	for _, c := range checks {
+		if v, ok := value(t, reg, c.name, c.labels); !ok || !c.want(v) {
+			t.Errorf("%s%v = %v (present %v)", c.name, c.labels, v, ok)
+		}
+	}
+	if _, ok := value(t, reg, "misslab_worker_fit_errors_total", map[string]string{"learner": "tree"}); ok {
+		t.Error("fit errors reported for tree, which had none")
+	}
+}
+
+func TestLearner(t *testing.T) {
+	for in, want := range map[string]string{"forest/mia": "forest", "svm/gaussian+mask": "svm", "bayes": "bayes", "": ""} {
+		if got := metrics.Learner(in); got != want {
+			t.Errorf("Learner(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestServe(t *testing.T) {
+	reg := metrics.NewRegistry()
+	metrics.NewCoordinator(reg)
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- metrics.Serve(ctx, lis, reg) }()
+	get := func(path string) string {
+		resp, err := http.Get("http://" + lis.Addr().String() + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %s", path, resp.Status)
+		}
+		return string(b)
+	}
+	if body := get("/metrics"); !strings.Contains(body, `misslab_results_total{outcome="accepted"} 0`) ||
+		!strings.Contains(body, "process_cpu_seconds_total") {
+		t.Fatalf("/metrics lacks the coordinator's metrics:\n%.500s", body)
+	}
+	if body := get("/healthz"); body != "ok\n" {
+		t.Fatalf("/healthz = %q", body)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,312 @@
+package sched
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"time"
+)
+
+// Errors returned by the scheduler.
+var (
+	// ErrUnknownSweep: no sweep with that id is loaded.
+	ErrUnknownSweep = errors.New("sched: unknown sweep")
+)
+
+// Options configure a Scheduler. Zero fields take the defaults.
+type Options struct {
+	Clock Clock // default RealClock()
+	// LeaseTTL is how long a lease lives without a heartbeat; default 30 s.
+	LeaseTTL time.Duration
+	// MaxDeliveries is how many deliveries of a job may end without a
+	// result (lease expired, worker disconnected, job error, invalid
+	// result) before the job is marked failed with its last error; default 3.
+	MaxDeliveries int
+	// SpeculateAfter is the least time a lease must have run before the
+	// job may be copied to an idle worker, on top of the rule that it has
+	// run twice the sweep's mean job time; default 0.
+	SpeculateAfter time.Duration
+	// OnFailed, if set, is called (under the scheduler's lock: it must not
+	// block or call back) when a job is marked failed, so that the caller
+	// can store the failure.
+	OnFailed func(sweepID string, job int, msg string)
+}
+
+// Outcome says what became of a result.
+type Outcome int
+
+// Outcomes of Complete and Fail.
+const (
+	Accepted  Outcome = iota + 1 // the lease was current; the result is being stored
+	Duplicate                    // the job already has a result (or one being stored)
+	Stale                        // the token is not a current lease of this worker for this job
+	Invalid                      // unknown sweep, job out of range, or a malformed result
+)
+
+// String returns the outcome's lower-case name.
+func (o Outcome) String() string {
+	return [...]string{"?", "accepted", "duplicate", "stale", "invalid"}[o]
+}
+
+// Scheduler leases jobs to workers. All methods are safe for concurrent use.
+type Scheduler struct {
+	opts Options
+
+	mu      sync.Mutex
+	sweeps  []*Sweep
+	byID    map[string]*Sweep
+	leases  map[uint64]*lease
+	workers map[*Worker]struct{}
+	token   uint64
+}
+
+// lease is one delivery of a job to a worker.
+type lease struct {
+	token    uint64
+	sw       *Sweep
+	job      int32
+	w        *Worker
+	granted  time.Time
+	deadline time.Time
+	pipes    []int // nil: all pipelines
+}
+
+// Grant is a lease handed to a worker.
+type Grant struct {
+	Sweep     *Sweep
+	Job       int
+	Scenario  int
+	Rep       int
+	Pipelines []int // pipeline indices to run; nil means all
+	Token     uint64
+	Deadline  time.Time
+}
+
+// New returns an empty scheduler.
+func New(opts Options) *Scheduler {
+	if opts.Clock == nil {
+		opts.Clock = RealClock()
+	}
+	if opts.LeaseTTL <= 0 {
+		opts.LeaseTTL = 30 * time.Second
+	}
+	if opts.MaxDeliveries <= 0 {
+		opts.MaxDeliveries = 3
+	}
+	// Tokens start at a random point so that a restarted coordinator never
+	// honours a token of its previous life.
+	return &Scheduler{opts: opts, byID: map[string]*Sweep{}, leases: map[uint64]*lease{},
+		workers: map[*Worker]struct{}{}, token: rand.Uint64() >> 1}
+}
+
+// LeaseTTL returns the lease lifetime in use.
+func (s *Scheduler) LeaseTTL() time.Duration { return s.opts.LeaseTTL }
+
+// Add loads a sweep. If one with the same id is loaded it is returned
+// instead, with false.
+func (s *Scheduler) Add(sw *Sweep) (*Sweep, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old := s.byID[sw.ID]; old != nil {
+		return old, false
+	}
+	s.sweeps = append(s.sweeps, sw)
+	s.byID[sw.ID] = sw
+	s.wakeAll()
+	return sw, true
+}
+
+// Sweep returns the loaded sweep with that id.
+func (s *Scheduler) Sweep(id string) (*Sweep, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sw := s.byID[id]
+	if sw == nil {
+		return nil, fmt.Errorf("%w: %s", ErrUnknownSweep, id)
+	}
+	return sw, nil
+}
+
+// Status returns the progress of a loaded sweep.
+func (s *Scheduler) Status(id string) (Status, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sw := s.byID[id]
+	if sw == nil {
+		return Status{}, fmt.Errorf("%w: %s", ErrUnknownSweep, id)
+	}
+	return sw.status(), nil
+}
+
+// Cancel stops dispatching a sweep and revokes its leases; a later Resume
+// starts again where it stopped.
+func (s *Scheduler) Cancel(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sw := s.byID[id]
+	if sw == nil {
+		return fmt.Errorf("%w: %s", ErrUnknownSweep, id)
+	}
+	sw.cancelled = true
+	for j, f := range sw.flights {
+		for _, l := range slices.Clone(f.leases) {
+			s.dropLease(l, true)
+		}
+		if !f.committing {
+			delete(sw.flights, j)
+		}
+	}
+	sw.queue, sw.cursor = nil, 0
+	return nil
+}
+
+// Resume undoes Cancel; with retryFailed, jobs that failed for good are
+// dispatched again too.
+func (s *Scheduler) Resume(id string, retryFailed bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sw := s.byID[id]
+	if sw == nil {
+		return fmt.Errorf("%w: %s", ErrUnknownSweep, id)
+	}
+	sw.cancelled = false
+	if retryFailed && sw.nFailed > 0 {
+		for j := range sw.n {
+			if sw.failed.has(j) {
+				sw.failed.clear(j)
+			}
+		}
+		sw.nFailed, sw.failMsg, sw.cursor = 0, map[int32]string{}, 0
+	}
+	s.wakeAll()
+	return nil
+}
+
+// Tick expires every lease whose deadline has passed. Call it
+// periodically (a tenth of LeaseTTL is plenty).
+func (s *Scheduler) Tick() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	now := s.opts.Clock.Now()
+	for _, l := range s.leases {
+		if now.After(l.deadline) {
+			l.w.silent = true
+			s.endLease(l, "lease expired", true)
+			l.w.cancel(l.token)
+		}
+	}
+}
+
+// newToken returns a fresh non-zero token.
+func (s *Scheduler) newToken() uint64 {
+	s.token++
+	if s.token == 0 {
+		s.token++
+	}
+	return s.token
+}
+
+// grant creates a lease of job for w.
+func (s *Scheduler) grant(w *Worker, sw *Sweep, job int32) Grant {
+	f := sw.flights[job]
+	now := s.opts.Clock.Now()
+	l := &lease{token: s.newToken(), sw: sw, job: job, w: w, granted: now,
+		deadline: now.Add(s.opts.LeaseTTL), pipes: sw.pipesFor(job)}
+	f.leases = append(f.leases, l)
+	s.leases[l.token] = l
+	w.leases[l.token] = l
+	return Grant{Sweep: sw, Job: int(job), Scenario: int(job) % sw.scenarios, Rep: int(job) / sw.scenarios,
+		Pipelines: l.pipes, Token: l.token, Deadline: l.deadline}
+}
+
+// dropLease forgets a lease without judging the job; notify tells its
+// worker to abandon it.
+func (s *Scheduler) dropLease(l *lease, notify bool) {
+	delete(s.leases, l.token)
+	delete(l.w.leases, l.token)
+	if f := l.sw.flights[l.job]; f != nil {
+		f.leases = slices.DeleteFunc(f.leases, func(x *lease) bool { return x == l })
+	}
+	if notify {
+		l.w.cancel(l.token)
+	}
+	l.w.wake() // it has room for another lease
+}
+
+// endLease ends a lease that produced no result. failed counts it against
+// the delivery limit. When no other lease of the job is left the job is
+// queued again, or marked failed at the limit.
+func (s *Scheduler) endLease(l *lease, why string, failed bool) {
+	s.dropLease(l, false)
+	sw := l.sw
+	f := sw.flights[l.job]
+	if f == nil {
+		return
+	}
+	if failed {
+		f.fails++
+		f.lastErr = why
+		sw.lastErr = why
+	}
+	if len(f.leases) > 0 || f.committing || f.queued {
+		return
+	}
+	if f.fails >= s.opts.MaxDeliveries {
+		delete(sw.flights, l.job)
+		sw.failed.set(int(l.job))
+		sw.nFailed++
+		sw.failMsg[l.job] = f.lastErr
+		if s.opts.OnFailed != nil {
+			s.opts.OnFailed(sw.ID, int(l.job), f.lastErr)
+		}
+		return
+	}
+	s.requeue(sw, l.job, f)
+}
+
+func (s *Scheduler) requeue(sw *Sweep, job int32, f *flight) {
+	if sw.cancelled {
+		delete(sw.flights, job)
+		return
+	}
+	f.queued = true
+	sw.queue = append(sw.queue, job)
+	s.wakeAll()
+}
+
+// wakeAll tells every connected worker that there may be work.
+func (s *Scheduler) wakeAll() {
+	for w := range s.workers {
+		w.wake()
+	}
+}
+
+// Statuses returns the progress of every loaded sweep in load order.
+func (s *Scheduler) Statuses() []Status {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Status, len(s.sweeps))
+	for i, sw := range s.sweeps {
+		out[i] = sw.status()
+	}
+	return out
+}
+
+// Idle reports whether no lease is outstanding and nothing is being stored.
+func (s *Scheduler) Idle() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.leases) > 0 {
+		return false
+	}
+	for _, sw := range s.sweeps {
+		for _, f := range sw.flights {
+			if f.committing {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,141 @@
+package sched
+
+import "time"
+
+// Sweep is the scheduler's view of one sweep: bitmaps and a cursor over
+// job indices, with per-job objects only for jobs in flight or queued
+// again. Build it with NewSweep and the Mark methods, then hand it to
+// Scheduler.Add; after that only the scheduler touches it.
+type Sweep struct {
+	ID, Name  string
+	Data      any // opaque to the scheduler; the server keeps the spec here
+	scenarios int
+	reps      int
+	pipelines int
+	n         int
+
+	done, failed   bitset
+	nDone, nFailed int
+	reused         int
+	partial        map[int32][]int // pipelines still missing, for partly stored jobs
+	failMsg        map[int32]string
+
+	cursor    int     // jobs below it were dispatched at least once
+	queue     []int32 // jobs to dispatch again, FIFO
+	flights   map[int32]*flight
+	cancelled bool
+	lastErr   string
+
+	// Time from lease to accepted result, to spot stragglers.
+	durSum time.Duration
+	durN   int
+}
+
+// flight is a job that has been dispatched and has neither a stored
+// result nor failed for good.
+type flight struct {
+	leases     []*lease
+	fails      int    // deliveries that ended without a result
+	lastErr    string // why the last one ended
+	queued     bool   // waiting in Sweep.queue
+	committing bool   // a result was accepted and is being stored
+}
+
+// NewSweep returns the state of a sweep with no stored result: scenarios
+// × reps jobs of the given number of pipelines each. Job i is scenario
+// i % scenarios, repetition i / scenarios.
+func NewSweep(id, name string, scenarios, reps, pipelines int) *Sweep {
+	n := scenarios * reps
+	return &Sweep{ID: id, Name: name, scenarios: scenarios, reps: reps, pipelines: pipelines, n: n,
+		done: newBitset(n), failed: newBitset(n), partial: map[int32][]int{},
+		failMsg: map[int32]string{}, flights: map[int32]*flight{}}
+}
+
+// Jobs returns the number of jobs of the sweep.
+func (sw *Sweep) Jobs() int { return sw.n }
+
+// MarkDone records that every pipeline of job is stored (found at load).
+func (sw *Sweep) MarkDone(job int) {
+	if job >= 0 && job < sw.n && !sw.done.has(job) {
+		sw.done.set(job)
+		sw.nDone++
+		sw.reused++
+		delete(sw.partial, int32(job))
+	}
+}
+
+// MarkPartial records that job only needs the listed pipelines.
+func (sw *Sweep) MarkPartial(job int, missing []int) {
+	if job >= 0 && job < sw.n && !sw.done.has(job) && len(missing) > 0 {
+		sw.partial[int32(job)] = missing
+	}
+}
+
+// MarkFailed records that job failed for good with msg (found at load).
+func (sw *Sweep) MarkFailed(job int, msg string) {
+	if job >= 0 && job < sw.n && !sw.done.has(job) && !sw.failed.has(job) {
+		sw.failed.set(job)
+		sw.nFailed++
+		sw.failMsg[int32(job)] = msg
+	}
+}
+
+func (sw *Sweep) complete() bool { return sw.nDone+sw.nFailed == sw.n }
+
+// pipesFor returns the pipelines job still needs; nil means all of them.
+func (sw *Sweep) pipesFor(job int32) []int { return sw.partial[job] }
+
+// nextJob returns a job to dispatch (queued again first, then the
+// cursor), or −1.
+func (sw *Sweep) nextJob() int32 {
+	for len(sw.queue) > 0 {
+		j := sw.queue[0]
+		sw.queue = sw.queue[1:]
+		if f := sw.flights[j]; f != nil && f.queued {
+			f.queued = false
+			return j
+		}
+	}
+	if len(sw.queue) == 0 {
+		sw.queue = nil // let a long drained queue's array go
+	}
+	for sw.cursor < sw.n {
+		j := nextClear(sw.done, sw.failed, sw.cursor, sw.n)
+		sw.cursor = j + 1
+		if j >= sw.n {
+			break
+		}
+		if _, busy := sw.flights[int32(j)]; !busy {
+			sw.flights[int32(j)] = &flight{}
+			return int32(j)
+		}
+	}
+	sw.cursor = sw.n
+	return -1
+}
+
+// exhausted reports whether every job has been dispatched at least once
+// and nothing waits to be dispatched again.
+func (sw *Sweep) exhausted() bool { return sw.cursor >= sw.n && len(sw.queue) == 0 }
+
+// Status is a snapshot of a sweep's progress.
+type Status struct {
+	ID, Name          string
+	Jobs              int
+	Done, Failed      int // jobs stored / failed for good
+	Running           int // jobs under a lease or being stored
+	Reused            int // jobs found stored when the sweep was loaded
+	Cancelled, Closed bool
+	LastError         string
+}
+
+func (sw *Sweep) status() Status {
+	running := 0
+	for _, f := range sw.flights {
+		if len(f.leases) > 0 || f.committing {
+			running++
+		}
+	}
+	return Status{ID: sw.ID, Name: sw.Name, Jobs: sw.n, Done: sw.nDone, Failed: sw.nFailed,
+		Running: running, Reused: sw.reused, Cancelled: sw.cancelled, Closed: sw.complete(), LastError: sw.lastErr}
+}

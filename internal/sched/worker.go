@@ -1,0 +1,278 @@
+package sched
+
+import (
+	"slices"
+	"time"
+)
+
+// Worker is one connected worker stream.
+type Worker struct {
+	ID       string
+	capacity int
+	leases   map[uint64]*lease
+	notify   chan struct{}
+	cancels  []uint64 // revoked tokens not yet told to the worker
+	gone     bool
+	// silent is set when a lease of the worker expires (it stopped
+	// heartbeating: cut off, hung, or stopped) and cleared by its next
+	// message. A silent worker gets no new leases, so jobs are not handed
+	// one after another into a stream nobody reads.
+	silent bool
+}
+
+// heard clears silent: the worker spoke. Call with s.mu held.
+func (w *Worker) heard() {
+	if w.silent {
+		w.silent = false
+		w.wake()
+	}
+}
+
+// Notify returns a channel that receives when the worker may get new
+// leases or has revoked tokens to hear about (see TakeCancels).
+func (w *Worker) Notify() <-chan struct{} { return w.notify }
+
+func (w *Worker) wake() {
+	select {
+	case w.notify <- struct{}{}:
+	default:
+	}
+}
+
+func (w *Worker) cancel(token uint64) {
+	if !w.gone {
+		w.cancels = append(w.cancels, token)
+		w.wake()
+	}
+}
+
+// Connect registers a worker stream that wants to hold up to capacity
+// leases at once.
+func (s *Scheduler) Connect(id string, capacity int) *Worker {
+	w := &Worker{ID: id, capacity: max(capacity, 1), leases: map[uint64]*lease{}, notify: make(chan struct{}, 1)}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.workers[w] = struct{}{}
+	w.wake()
+	return w
+}
+
+// Disconnect ends a worker stream: its leases end at once as failed
+// deliveries and their jobs are queued again (or fail at the limit).
+func (s *Scheduler) Disconnect(w *Worker) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.workers, w)
+	w.gone = true
+	for _, l := range w.leases {
+		s.endLease(l, "worker "+w.ID+" disconnected", true)
+	}
+}
+
+// TakeCancels returns and forgets the tokens revoked since the last call.
+func (s *Scheduler) TakeCancels(w *Worker) []uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := w.cancels
+	w.cancels = nil
+	return c
+}
+
+// Lease grants w new leases up to its capacity: jobs queued again first,
+// then undispatched jobs, sweep by sweep in load order; when no sweep has
+// either, a second, speculative lease on a job another worker holds
+// (first valid result wins). A worker whose lease expired gets nothing
+// until it is heard from again (Heartbeat, Complete, Fail or Release).
+func (s *Scheduler) Lease(w *Worker) []Grant {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if w.gone || w.silent {
+		return nil
+	}
+	var out []Grant
+	for _, sw := range s.sweeps {
+		for len(w.leases) < w.capacity && !sw.cancelled {
+			j := sw.nextJob()
+			if j < 0 {
+				break
+			}
+			out = append(out, s.grant(w, sw, j))
+		}
+	}
+	if len(w.leases) < w.capacity {
+		out = s.speculate(w, out)
+	}
+	return out
+}
+
+// speculate adds speculative leases on the stragglers of exhausted
+// sweeps: jobs held by exactly one other worker for at least twice the
+// sweep's mean job time (so there must be a finished job to compare with).
+func (s *Scheduler) speculate(w *Worker, out []Grant) []Grant {
+	now := s.opts.Clock.Now()
+	for _, sw := range s.sweeps {
+		if sw.cancelled || !sw.exhausted() || sw.durN == 0 {
+			continue
+		}
+		slow := max(2*sw.durSum/time.Duration(sw.durN), s.opts.SpeculateAfter)
+		for j, f := range sw.flights {
+			if len(w.leases) >= w.capacity {
+				return out
+			}
+			if len(f.leases) == 1 && !f.committing && f.leases[0].w != w && now.Sub(f.leases[0].granted) >= slow {
+				out = append(out, s.grant(w, sw, j))
+			}
+		}
+	}
+	return out
+}
+
+// Heartbeat extends the leases of w named by tokens and returns the
+// tokens that are not current leases of w (the worker should drop them).
+func (s *Scheduler) Heartbeat(w *Worker, tokens []uint64) (stale []uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w.heard()
+	deadline := s.opts.Clock.Now().Add(s.opts.LeaseTTL)
+	for _, t := range tokens {
+		if l := s.leases[t]; l != nil && l.w == w {
+			l.deadline = deadline
+		} else {
+			stale = append(stale, t)
+		}
+	}
+	return stale
+}
+
+// Complete reports a result for the lease token of w on (sweepID, job).
+// check validates the result against the pipelines the lease asked for
+// (nil: all); a check error ends the lease as a failed delivery and
+// returns Invalid. On Accepted the job's other leases are revoked and the
+// caller must store the result, then call Committed or CommitFailed.
+func (s *Scheduler) Complete(w *Worker, token uint64, sweepID string, job int, check func(pipes []int) error) (Outcome, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w.heard()
+	l, o := s.current(w, token, sweepID, job)
+	if l == nil {
+		return o, nil
+	}
+	if check != nil {
+		if err := check(l.pipes); err != nil {
+			s.endLease(l, "invalid result: "+err.Error(), true)
+			return Invalid, err
+		}
+	}
+	f := l.sw.flights[l.job]
+	f.committing = true
+	l.sw.durSum += s.opts.Clock.Now().Sub(l.granted)
+	l.sw.durN++
+	for _, other := range slices.Clone(f.leases) {
+		s.dropLease(other, other != l)
+	}
+	return Accepted, nil
+}
+
+// Fail reports that the job of a current lease failed as a whole (msg
+// says why): a failed delivery.
+func (s *Scheduler) Fail(w *Worker, token uint64, sweepID string, job int, msg string) Outcome {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w.heard()
+	l, o := s.current(w, token, sweepID, job)
+	if l == nil {
+		return o
+	}
+	s.endLease(l, msg, true)
+	return Accepted
+}
+
+// current returns the lease if token is a current lease of w on the job,
+// else nil and why not.
+func (s *Scheduler) current(w *Worker, token uint64, sweepID string, job int) (*lease, Outcome) {
+	if l := s.leases[token]; l != nil && l.w == w && l.sw.ID == sweepID && int(l.job) == job {
+		return l, Accepted
+	}
+	sw := s.byID[sweepID]
+	switch {
+	case sw == nil || job < 0 || job >= sw.n:
+		return nil, Invalid
+	case sw.done.has(job) || sw.flights[int32(job)] != nil && sw.flights[int32(job)].committing:
+		return nil, Duplicate
+	}
+	return nil, Stale
+}
+
+// Release hands leases back without counting failed deliveries (a
+// draining worker); their jobs are queued again.
+func (s *Scheduler) Release(w *Worker, tokens []uint64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w.heard()
+	for _, t := range tokens {
+		if l := s.leases[t]; l != nil && l.w == w {
+			s.endLease(l, "released", false)
+		}
+	}
+}
+
+// Adopt gives w a fresh lease on a job it still holds from an earlier
+// stream (it reconnected, or the coordinator restarted), provided the job
+// is still undone; ok is false when the worker should drop the job.
+func (s *Scheduler) Adopt(w *Worker, sweepID string, job int) (g Grant, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sw := s.byID[sweepID]
+	if sw == nil || sw.cancelled || job < 0 || job >= sw.n || sw.done.has(job) || sw.failed.has(job) {
+		return Grant{}, false
+	}
+	j := int32(job)
+	f := sw.flights[j]
+	if f == nil {
+		f = &flight{}
+		sw.flights[j] = f
+	}
+	if f.committing {
+		return Grant{}, false
+	}
+	f.queued = false // a stale queue entry is skipped by nextJob
+	return s.grant(w, sw, j), true
+}
+
+// Committed records that the accepted result of a job is stored.
+func (s *Scheduler) Committed(sweepID string, job int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sw := s.byID[sweepID]
+	if sw == nil || job < 0 || job >= sw.n {
+		return
+	}
+	delete(sw.flights, int32(job))
+	delete(sw.partial, int32(job))
+	if !sw.done.has(job) {
+		sw.done.set(job)
+		sw.nDone++
+		if sw.failed.has(job) {
+			sw.failed.clear(job)
+			sw.nFailed--
+		}
+	}
+}
+
+// CommitFailed records that storing an accepted result failed: the job
+// is queued again (not counted against its delivery limit).
+func (s *Scheduler) CommitFailed(sweepID string, job int, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sw := s.byID[sweepID]
+	if sw == nil || job < 0 || job >= sw.n {
+		return
+	}
+	sw.lastErr = err.Error()
+	if f := sw.flights[int32(job)]; f != nil && f.committing {
+		f.committing = false
+		if len(f.leases) == 0 {
+			s.requeue(sw, int32(job), f)
+		}
+	}
+}

@@ -1,0 +1,118 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials/insecure"
+
+	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/server/wire"
+	pb "github.com/misslab/misslab/proto/misslab/v1"
+)
+
+// LoadGrid parses a grid file with the learn package's settings check and,
+// when reps > 0, shrinks every sweep to reps repetitions.
+func LoadGrid(path string, reps int) (*grid.File, error) {
+	f, err := grid.ParseFile(path, grid.ParseOptions{ValidatePipeline: learn.CheckSettings})
+	if err != nil {
+		return nil, err
+	}
+	if reps > 0 {
+		return f.WithRepetitions(reps)
+	}
+	return f, nil
+}
+
+// Client talks to a coordinator's SweepService.
+type Client struct {
+	conn *grpc.ClientConn
+	pb.SweepServiceClient
+}
+
+// Dial returns a client of the coordinator at addr (host:port). It is
+// plaintext unless opts bring transport credentials (TLS) of their own;
+// opts may also add per-call credentials (a token).
+func Dial(addr string, opts ...grpc.DialOption) (*Client, error) {
+	conn, err := grpc.NewClient(addr, append([]grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxMessageBytes))}, opts...)...)
+	if err != nil {
+		return nil, fmt.Errorf("dial %s: %w", addr, err)
+	}
+	return &Client{conn: conn, SweepServiceClient: pb.NewSweepServiceClient(conn)}, nil
+}
+
+// Close closes the connection.
+func (c *Client) Close() error { return c.conn.Close() }
+
+// SubmitFile submits every sweep of f and returns their ids in file order.
+func (c *Client) SubmitFile(ctx context.Context, f *grid.File) ([]string, error) {
+	var ids []string
+	for _, sw := range f.Sweeps {
+		resp, err := c.Submit(ctx, &pb.SubmitRequest{Spec: wire.SpecToProto(sw)})
+		if err != nil {
+			return ids, fmt.Errorf("submit sweep %q: %w", sw.Name, err)
+		}
+		ids = append(ids, resp.GetSweepId())
+	}
+	return ids, nil
+}
+
+// Statuses returns the status of each sweep id.
+func (c *Client) Statuses(ctx context.Context, ids []string) ([]*pb.SweepStatus, error) {
+	out := make([]*pb.SweepStatus, 0, len(ids))
+	for _, id := range ids {
+		resp, err := c.Status(ctx, &pb.StatusRequest{SweepId: id})
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, resp.GetSweeps()...)
+	}
+	return out, nil
+}
+
+// Follow polls the sweeps every interval, feeding p, until every one is
+// complete or cancelled (returns nil) or ctx ends (returns ctx.Err()).
+func (c *Client) Follow(ctx context.Context, ids []string, interval time.Duration, p *Progress) error {
+	t := time.NewTicker(interval)
+	defer t.Stop()
+	for {
+		sts, err := c.Statuses(ctx, ids)
+		if err != nil {
+			return err
+		}
+		finished := p.Update(sts)
+		if finished {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+		}
+	}
+}
+
+// Export writes the tidy CSV of a sweep to w.
+func (c *Client) Export(ctx context.Context, id string, w io.Writer) error {
+	stream, err := c.SweepServiceClient.Export(ctx, &pb.ExportRequest{SweepId: id})
+	if err != nil {
+		return err
+	}
+	for {
+		m, err := stream.Recv()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(m.GetCsv()); err != nil {
+			return err
+		}
+	}
+}

@@ -1,0 +1,55 @@
+package server
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/sched"
+	pb "github.com/misslab/misslab/proto/misslab/v1"
+)
+
+// StatusToProto converts a scheduler status.
+func StatusToProto(st sched.Status, sw *grid.Sweep) *pb.SweepStatus {
+	out := &pb.SweepStatus{SweepId: st.ID, Name: st.Name, Jobs: int64(st.Jobs), Done: int64(st.Done),
+		Failed: int64(st.Failed), Running: int64(st.Running), Reused: int64(st.Reused), LastError: st.LastError,
+		State: pb.SweepStatus_STATE_RUNNING}
+	switch {
+	case st.Cancelled:
+		out.State = pb.SweepStatus_STATE_CANCELLED
+	case st.Closed:
+		out.State = pb.SweepStatus_STATE_COMPLETE
+	}
+	if sw != nil {
+		out.Pipelines, out.Scenarios, out.Repetitions = int64(len(sw.Pipelines)), int64(len(sw.Scenarios)), int32(sw.Repetitions)
+	}
+	return out
+}
+
+// checkResult validates a job result against the pipelines its lease
+// asked for (nil: all n of them): indices in range, unique, complete.
+func checkResult(r *pb.JobResult, n int, want []int) error {
+	seen := make([]bool, n)
+	for _, p := range r.GetPipelines() {
+		i := int(p.GetPipeline())
+		if i < 0 || i >= n {
+			return fmt.Errorf("pipeline index %d outside [0, %d)", i, n)
+		}
+		if seen[i] {
+			return fmt.Errorf("pipeline %d reported twice", i)
+		}
+		seen[i] = true
+	}
+	if want == nil {
+		if i := slices.Index(seen, false); i >= 0 {
+			return fmt.Errorf("pipeline %d missing", i)
+		}
+		return nil
+	}
+	for _, i := range want {
+		if !seen[i] {
+			return fmt.Errorf("pipeline %d missing", i)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,62 @@
+package server
+
+import (
+	"context"
+	"errors"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/misslab/misslab/internal/auth"
+	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/sched"
+	"github.com/misslab/misslab/internal/server/wire"
+	"github.com/misslab/misslab/internal/sim"
+	"github.com/misslab/misslab/internal/store"
+)
+
+// ErrProtocol is wrapped by errors about a worker that breaks the stream
+// protocol (no Hello first).
+var ErrProtocol = errors.New("server: protocol violation")
+
+// toStatus is the one place where errors become gRPC status codes. Every
+// handler's error passes through it (see the interceptors below).
+func toStatus(err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := status.FromError(err); ok {
+		return err
+	}
+	code := codes.Internal
+	switch {
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, sched.ErrUnknownSweep):
+		code = codes.NotFound
+	case errors.Is(err, wire.ErrInvalidSpec), errors.Is(err, sim.ErrInvalid), errors.Is(err, learn.ErrUnknownPipeline),
+		errors.Is(err, store.ErrAmbiguous), errors.Is(err, ErrProtocol):
+		code = codes.InvalidArgument
+	case errors.Is(err, store.ErrWrite), errors.Is(err, store.ErrClosed):
+		code = codes.Unavailable
+	case errors.Is(err, store.ErrSchema):
+		code = codes.FailedPrecondition
+	case errors.Is(err, auth.ErrUnauthenticated):
+		code = codes.Unauthenticated
+	case errors.Is(err, auth.ErrWrongCluster):
+		code = codes.PermissionDenied
+	case errors.Is(err, context.Canceled):
+		code = codes.Canceled
+	case errors.Is(err, context.DeadlineExceeded):
+		code = codes.DeadlineExceeded
+	}
+	return status.Error(code, err.Error())
+}
+
+func unaryErrors(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+	resp, err := h(ctx, req)
+	return resp, toStatus(err)
+}
+
+func streamErrors(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+	return toStatus(h(srv, ss))
+}

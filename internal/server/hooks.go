@@ -1,0 +1,236 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"net"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/health"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+
+	"github.com/misslab/misslab/internal/sched"
+	pb "github.com/misslab/misslab/proto/misslab/v1"
+)
+
+// Observer hears what a coordinator does, for metrics. Its methods are
+// called from many goroutines, some under the scheduler's or the store
+// writer's hot path: they must be fast and must not block or call back
+// into the coordinator (except Opened, which may keep c to read progress
+// later, e.g. c.Scheduler().Statuses() at scrape time).
+type Observer interface {
+	// Opened is called once the coordinator has loaded its stored sweeps.
+	Opened(c *Coordinator)
+	// WorkerConnected and WorkerDisconnected bracket one worker stream.
+	WorkerConnected(id string)
+	WorkerDisconnected(id string)
+	// Granted counts leases handed out (new jobs, retries, speculative
+	// copies and leases rebound after a reconnection).
+	Granted(sweepID string, n int)
+	// Judged is called for every result a worker sends, with its
+	// outcome: accepted, duplicate (the job already has a result), stale
+	// (the lease had ended) or invalid.
+	Judged(sweepID string, o sched.Outcome)
+	// LeasesEnded counts leases that ended without a result: "expired"
+	// (no heartbeat within the lease time) or "disconnected" (the
+	// worker's stream broke while it held them).
+	LeasesEnded(reason string, n int)
+	// Committed is called after each batch of records is written to the
+	// store, with the time its last transaction took (commit and fsync)
+	// and the error, if every retry failed.
+	Committed(records int, took time.Duration, err error)
+}
+
+type nopObserver struct{}
+
+func (nopObserver) Opened(*Coordinator)                 {}
+func (nopObserver) WorkerConnected(string)              {}
+func (nopObserver) WorkerDisconnected(string)           {}
+func (nopObserver) Granted(string, int)                 {}
+func (nopObserver) Judged(string, sched.Outcome)        {}
+func (nopObserver) LeasesEnded(string, int)             {}
+func (nopObserver) Committed(int, time.Duration, error) {}
+
+// commitClock times store transactions for Observer.Committed: the
+// store's write hook marks the start of each transaction, and the
+// writer's callback, which runs right after the commit on the same
+// goroutine, reads the time since.
+type commitClock struct {
+	start atomic.Int64 // unix nanoseconds of the last transaction start
+	next  func() error // the caller's own write hook
+}
+
+func (cc *commitClock) hook() error {
+	cc.start.Store(time.Now().UnixNano())
+	if cc.next != nil {
+		return cc.next()
+	}
+	return nil
+}
+
+func (cc *commitClock) since() time.Duration {
+	return time.Duration(time.Now().UnixNano() - cc.start.Load())
+}
+
+// leaseBook is one stream's record of the leases it handed out and when
+// each would expire, so that a revoked lease can be told apart from an
+// expired one (the scheduler revokes both the same way) and the leases
+// lost with the stream can be counted. It mirrors the scheduler's
+// deadlines: set on grant, pushed to now+TTL by each heartbeat.
+type leaseBook struct {
+	mu       sync.Mutex
+	ttl      time.Duration
+	deadline map[uint64]time.Time
+}
+
+func newLeaseBook(ttl time.Duration) *leaseBook {
+	return &leaseBook{ttl: ttl, deadline: map[uint64]time.Time{}}
+}
+
+func (b *leaseBook) grant(token uint64, deadline time.Time) {
+	b.mu.Lock()
+	b.deadline[token] = deadline
+	b.mu.Unlock()
+}
+
+// renew pushes the deadline of every current token among tokens.
+func (b *leaseBook) renew(tokens []uint64, stale []uint64) {
+	b.drop(stale)
+	d := time.Now().Add(b.ttl)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, t := range tokens {
+		if _, ok := b.deadline[t]; ok {
+			b.deadline[t] = d
+		}
+	}
+}
+
+func (b *leaseBook) drop(tokens []uint64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, t := range tokens {
+		delete(b.deadline, t)
+	}
+}
+
+// expired forgets revoked tokens and returns how many of them had run
+// out: past their deadline, give or take a quarter of the lease time (a
+// healthy lease is renewed every third of it, so it is never that close).
+func (b *leaseBook) expired(tokens []uint64) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	limit, n := time.Now().Add(b.ttl/4), 0
+	for _, t := range tokens {
+		if d, ok := b.deadline[t]; ok {
+			if limit.After(d) {
+				n++
+			}
+			delete(b.deadline, t)
+		}
+	}
+	return n
+}
+
+// close returns the leases still held when the stream ended: those past
+// their deadline, and the others.
+func (b *leaseBook) close() (expired, held int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := time.Now()
+	for _, d := range b.deadline {
+		if now.After(d) {
+			expired++
+		} else {
+			held++
+		}
+	}
+	b.deadline = map[uint64]time.Time{}
+	return expired, held
+}
+
+// ServeHealth serves only the standard gRPC health service, in plaintext
+// and without credentials, on lis until ctx ends: a port for Kubernetes
+// grpc probes, which cannot speak TLS, when the main port requires it.
+// Every service of the coordinator reports SERVING while it runs.
+func ServeHealth(ctx context.Context, lis net.Listener) error {
+	srv := grpc.NewServer()
+	hs := health.NewServer()
+	for _, name := range serviceNames {
+		hs.SetServingStatus(name, healthpb.HealthCheckResponse_SERVING)
+	}
+	healthpb.RegisterHealthServer(srv, hs)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(lis) }()
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	hs.Shutdown()
+	srv.Stop()
+	if err := <-served; err != nil && !errors.Is(err, grpc.ErrServerStopped) {
+		return err
+	}
+	return nil
+}
+
+// closed reports the end of a worker stream and the leases it held.
+func (ws *workStream) closed(id string) {
+	expired, held := ws.book.close()
+	ws.c.obs.LeasesEnded("expired", expired)
+	ws.c.obs.LeasesEnded("disconnected", held)
+	ws.c.obs.WorkerDisconnected(id)
+}
+
+// expired counts and logs the revoked tokens whose lease had run out.
+func (ws *workStream) expired(tokens []uint64) {
+	if n := ws.book.expired(tokens); n > 0 {
+		ws.c.obs.LeasesEnded("expired", n)
+		ws.log.Warn("leases expired without a heartbeat; their jobs go to other workers", "leases", n)
+	}
+}
+
+// observe reports a judged result; one that is not counted is logged.
+func (ws *workStream) observe(r *pb.JobResult, o sched.Outcome, reason string) {
+	ws.book.drop([]uint64{r.GetToken()})
+	ws.c.obs.Judged(r.GetSweepId(), o)
+	if o != sched.Accepted {
+		ws.log.Info("result not counted", "outcome", o.String(), "sweep", short(r.GetSweepId()), "job", r.GetJob(),
+			"reason", reason)
+	}
+}
+
+// handBack releases, without counting failed deliveries, the leases a
+// worker still holds when it closes its side of the stream: a draining
+// worker does so once it has delivered its results, and any lease left
+// was granted while it drained, never run. It first waits (up to 5 s, in
+// case a client that stopped reading blocks it) for sendLoop, whose end
+// sendDone reports, so that no lease is granted after.
+func (ws *workStream) handBack(sendDone <-chan error) {
+	select {
+	case <-sendDone:
+	case <-time.After(5 * time.Second):
+		return // the leases end as lost when the stream does
+	}
+	tokens := ws.book.all()
+	if len(tokens) == 0 {
+		return
+	}
+	ws.c.sched.Release(ws.w, tokens)
+	ws.book.drop(tokens)
+	ws.log.Debug("worker closed its stream; leases handed back", "leases", len(tokens))
+}
+
+func (b *leaseBook) all() []uint64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]uint64, 0, len(b.deadline))
+	for t := range b.deadline {
+		out = append(out, t)
+	}
+	return out
+}

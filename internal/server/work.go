@@ -1,0 +1,262 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/hashicorp/go-hclog"
+
+	"github.com/misslab/misslab/internal/sched"
+	"github.com/misslab/misslab/internal/store"
+	pb "github.com/misslab/misslab/proto/misslab/v1"
+)
+
+// maxCapacity bounds what one worker may ask to hold.
+const maxCapacity = 4096
+
+// workService implements pb.WorkServiceServer.
+type workService struct {
+	pb.UnimplementedWorkServiceServer
+	c *Coordinator
+}
+
+// workStream is the coordinator's side of one worker stream.
+type workStream struct {
+	c      *Coordinator
+	stream pb.WorkService_WorkServer
+	w      *sched.Worker
+
+	sendMu sync.Mutex
+	specs  map[string]bool // sweeps whose spec this stream has been sent
+	book   *leaseBook      // for Observer: which leases expired
+	log    hclog.Logger
+	ctx    context.Context // the stream's, cancelled by stopSend
+	stop   context.CancelFunc
+}
+
+// Work serves one worker stream: Hello, then leases out and results in
+// until the stream ends, when the worker's leases are queued again.
+func (s *workService) Work(stream pb.WorkService_WorkServer) error {
+	first, err := stream.Recv()
+	if err != nil {
+		return err
+	}
+	hello := first.GetHello()
+	if hello == nil {
+		return fmt.Errorf("%w: the first message must be Hello", ErrProtocol)
+	}
+	capacity := min(max(int(hello.GetCapacity()), 1), maxCapacity)
+	ws := &workStream{c: s.c, stream: stream, specs: map[string]bool{}, book: newLeaseBook(s.c.sched.LeaseTTL())}
+	ws.ctx, ws.stop = context.WithCancel(stream.Context())
+	defer ws.stop()
+	for _, id := range hello.GetCachedSweeps() {
+		ws.specs[id] = true
+	}
+	ws.w = s.c.sched.Connect(hello.GetWorkerId(), capacity)
+	defer s.c.sched.Disconnect(ws.w)
+	defer ws.closed(hello.GetWorkerId())
+	s.c.obs.WorkerConnected(hello.GetWorkerId())
+	log := s.c.log.With("worker", hello.GetWorkerId())
+	ws.log = log
+	log.Info("worker connected", "capacity", capacity, "held", len(hello.GetHeld()))
+	if err := ws.welcome(hello); err != nil {
+		return err
+	}
+	sendErr := make(chan error, 1)
+	go func() { sendErr <- ws.sendLoop() }()
+	recvErr := ws.recvLoop()
+	if errors.Is(recvErr, io.EOF) {
+		recvErr = nil
+		ws.stop() // no more leases for a worker that closed its side
+		ws.handBack(sendErr)
+	}
+	log.Info("worker disconnected", "error", recvErr)
+	return recvErr
+}
+
+func (ws *workStream) send(m *pb.WorkResponse) error {
+	ws.sendMu.Lock()
+	defer ws.sendMu.Unlock()
+	return ws.stream.Send(m)
+}
+
+// welcome rebinds the jobs the worker still holds and sends Welcome.
+func (ws *workStream) welcome(h *pb.Hello) error {
+	ttl := ws.c.sched.LeaseTTL()
+	wel := &pb.Welcome{HeartbeatSeconds: ttl.Seconds() / 3, LeaseSeconds: ttl.Seconds()}
+	for _, held := range h.GetHeld() {
+		rb := &pb.Rebind{OldToken: held.GetToken()}
+		if g, ok := ws.c.sched.Adopt(ws.w, held.GetSweepId(), int(held.GetJob())); ok {
+			rb.NewToken, rb.DeadlineUnixNano = g.Token, g.Deadline.UnixNano()
+			ws.specs[held.GetSweepId()] = true // the worker has it: it runs the job
+			ws.book.grant(g.Token, g.Deadline)
+			ws.c.obs.Granted(g.Sweep.ID, 1)
+		}
+		wel.Rebinds = append(wel.Rebinds, rb)
+	}
+	return ws.send(&pb.WorkResponse{Msg: &pb.WorkResponse_Welcome{Welcome: wel}})
+}
+
+// sendLoop hands out leases and revocations whenever the scheduler says
+// there may be some, until the stream ends.
+func (ws *workStream) sendLoop() error {
+	for {
+		select {
+		case <-ws.ctx.Done():
+			return ws.ctx.Err()
+		case <-ws.w.Notify():
+		}
+		if c := ws.c.sched.TakeCancels(ws.w); len(c) > 0 {
+			ws.expired(c)
+			if err := ws.send(&pb.WorkResponse{Msg: &pb.WorkResponse_Cancel{Cancel: &pb.CancelLeases{Tokens: c}}}); err != nil {
+				return err
+			}
+		}
+		if err := ws.c.backlog.wait(ws.ctx); err != nil { // the store is behind
+			return err
+		}
+		if err := ws.sendJobs(ws.c.sched.Lease(ws.w)); err != nil {
+			return err
+		}
+	}
+}
+
+// sendJobs sends grants as one JobBatch per sweep, preceded by the sweep's
+// spec the first time this stream sees the sweep.
+func (ws *workStream) sendJobs(grants []sched.Grant) error {
+	for len(grants) > 0 {
+		sw := grants[0].Sweep
+		batch := &pb.JobBatch{SweepId: sw.ID}
+		rest := grants[:0]
+		for _, g := range grants {
+			if g.Sweep != sw {
+				rest = append(rest, g)
+				continue
+			}
+			pipes := make([]int32, len(g.Pipelines))
+			for i, p := range g.Pipelines {
+				pipes[i] = int32(p)
+			}
+			batch.Jobs = append(batch.Jobs, &pb.Job{Job: int64(g.Job), Scenario: int32(g.Scenario),
+				Repetition: int32(g.Rep), Pipelines: pipes, Token: g.Token, DeadlineUnixNano: g.Deadline.UnixNano()})
+			ws.book.grant(g.Token, g.Deadline)
+		}
+		ws.c.obs.Granted(sw.ID, len(batch.Jobs))
+		grants = rest
+		if !ws.specs[sw.ID] {
+			info := sw.Data.(*sweepInfo)
+			m := &pb.SweepSpecMessage{SweepId: sw.ID, Spec: info.wire}
+			if err := ws.send(&pb.WorkResponse{Msg: &pb.WorkResponse_Sweep{Sweep: m}}); err != nil {
+				return err
+			}
+			ws.specs[sw.ID] = true
+		}
+		if err := ws.send(&pb.WorkResponse{Msg: &pb.WorkResponse_Jobs{Jobs: batch}}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// recvLoop handles the worker's messages until the stream ends. Nothing a
+// worker sends can stop the coordinator: bad results are acknowledged as
+// invalid and count against their job's delivery limit.
+func (ws *workStream) recvLoop() error {
+	for {
+		m, err := ws.stream.Recv()
+		if err != nil {
+			return err
+		}
+		switch msg := m.GetMsg().(type) {
+		case *pb.WorkRequest_Heartbeat:
+			stale := ws.c.sched.Heartbeat(ws.w, msg.Heartbeat.GetTokens())
+			ws.book.renew(msg.Heartbeat.GetTokens(), stale)
+			if len(stale) > 0 {
+				err = ws.send(&pb.WorkResponse{Msg: &pb.WorkResponse_Cancel{Cancel: &pb.CancelLeases{Tokens: stale}}})
+			}
+		case *pb.WorkRequest_Results:
+			err = ws.results(msg.Results.GetResults())
+		case *pb.WorkRequest_Release:
+			ws.c.sched.Release(ws.w, msg.Release.GetTokens())
+			ws.book.drop(msg.Release.GetTokens())
+		default:
+			ws.c.log.Warn("ignoring unexpected worker message", "worker", ws.w.ID, "type", fmt.Sprintf("%T", msg))
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// results judges a batch of results, queues the accepted ones for the
+// store and acknowledges every one.
+func (ws *workStream) results(rs []*pb.JobResult) error {
+	ack := &pb.Ack{}
+	var recs []store.Record
+	for _, r := range rs {
+		item := &pb.Ack_Item{Token: r.GetToken()}
+		rec, o, reason := ws.judge(r)
+		item.Outcome, item.Reason = outcomeToProto(o), reason
+		ws.observe(r, o, reason)
+		if rec != nil {
+			recs = append(recs, *rec)
+		}
+		ack.Items = append(ack.Items, item)
+	}
+	if len(recs) > 0 {
+		if err := ws.c.writer.Enqueue(recs...); err == nil {
+			ws.c.backlog.add(len(recs))
+		} else {
+			for _, r := range recs {
+				ws.c.sched.CommitFailed(r.SweepID, r.Job, err)
+			}
+		}
+	}
+	return ws.send(&pb.WorkResponse{Msg: &pb.WorkResponse_Ack{Ack: ack}})
+}
+
+// judge returns the store record of an accepted result, and the outcome.
+func (ws *workStream) judge(r *pb.JobResult) (*store.Record, sched.Outcome, string) {
+	info, err := ws.c.info(r.GetSweepId())
+	if err != nil || r.GetJob() < 0 || r.GetJob() >= int64(len(info.draws)*info.spec.Repetitions) {
+		return nil, sched.Invalid, "unknown sweep or job out of range"
+	}
+	job := int(r.GetJob())
+	if r.GetError() != "" {
+		return nil, ws.c.sched.Fail(ws.w, r.GetToken(), r.GetSweepId(), job, r.GetError()), ""
+	}
+	o, err := ws.c.sched.Complete(ws.w, r.GetToken(), r.GetSweepId(), job, func(want []int) error {
+		return checkResult(r, len(info.pipes), want)
+	})
+	if o != sched.Accepted {
+		reason := ""
+		if err != nil {
+			reason = err.Error()
+		}
+		return nil, o, reason
+	}
+	si, rep := info.spec.Job(job)
+	rec := &store.Record{SweepID: r.GetSweepId(), Job: job, Draw: info.draws[si], Rep: rep}
+	for _, p := range r.GetPipelines() {
+		rec.Pipes = append(rec.Pipes, info.pipes[p.GetPipeline()])
+		rec.Results = append(rec.Results, store.Result{R2: p.GetR2(), MSE: p.GetMse(), FitSeconds: p.GetFitSeconds(),
+			PredictSeconds: p.GetPredictSeconds(), ErrKind: p.GetErrKind(), ErrMsg: p.GetErrMsg(),
+			Root: p.GetRoot(), RootThreshold: p.GetRootThreshold()})
+	}
+	return rec, o, ""
+}
+
+func outcomeToProto(o sched.Outcome) pb.Ack_Outcome {
+	switch o {
+	case sched.Accepted:
+		return pb.Ack_OUTCOME_ACCEPTED
+	case sched.Duplicate:
+		return pb.Ack_OUTCOME_DUPLICATE
+	case sched.Stale:
+		return pb.Ack_OUTCOME_STALE
+	}
+	return pb.Ack_OUTCOME_INVALID
+}

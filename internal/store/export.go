@@ -1,0 +1,143 @@
+package store
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/misslab/misslab/internal/atomicfile"
+	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/sim"
+)
+
+// CSVHeader is the header of the tidy results table: one row per sweep,
+// scenario, repetition, pipeline and metric. value is NA (R's and pandas'
+// default missing marker) when error is set; error is "kind: message",
+// the first line of the message only. columns lists the maskable
+// covariates 1-based, as grid files write them ("1;2;3" is X1..X3). root
+// names a tree's first split variable ("X1", "M2" for a mask column) on
+// every row of that result, and is empty for other learners.
+var CSVHeader = []string{"sweep_id", "sweep", "scenario", "model", "d", "rho", "noise",
+	"n_train", "n_test", "mechanism", "rate", "columns", "eta", "rep", "pipeline",
+	"metric", "value", "error", "root"}
+
+// Metrics are the metric names of the table, in row order. A result with
+// a root split has one more row, RootMetric.
+var Metrics = []string{"r2", "mse", "fit_seconds", "predict_seconds"}
+
+// RootMetric is the metric row holding a tree's first split threshold.
+const RootMetric = "root_threshold"
+
+// ExportCSV writes the header and the stored results of the given sweeps
+// (ids or unique prefixes) to w, scenario by scenario, repetition by
+// repetition, pipeline by pipeline. Jobs without a result are skipped;
+// failed jobs appear with value NA and their last error.
+func (s *Store) ExportCSV(w io.Writer, ids ...string) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(CSVHeader); err != nil {
+		return fmt.Errorf("store: export: %w", err)
+	}
+	for _, id := range ids {
+		rec, err := s.Sweep(id)
+		if err != nil {
+			return err
+		}
+		if err := s.exportSweep(cw, rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("store: export: %w", err)
+	}
+	return nil
+}
+
+// ExportFile writes ExportCSV's table to path atomically (temporary file,
+// fsync, rename): a reader sees the old file or the whole new one.
+func (s *Store) ExportFile(path string, ids ...string) error {
+	return atomicfile.WriteFile(path, 0o644, func(w io.Writer) error { return s.ExportCSV(w, ids...) })
+}
+
+func (s *Store) exportSweep(cw *csv.Writer, rec SweepRecord) error {
+	sw := rec.Spec
+	failures := map[int]string{}
+	if err := s.ScanSweep(rec.ID, sw, ScanFuncs{Failed: func(job int, msg string) { failures[job] = msg }}); err != nil {
+		return err
+	}
+	pipes := make([]PipeKey, len(sw.Pipelines))
+	for i, p := range sw.Pipelines {
+		pipes[i] = NewPipeKey(p)
+	}
+	return s.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketResults)
+		row := make([]string, len(CSVHeader))
+		for si, sc := range sw.Scenarios {
+			fillScenario(row, rec, si, sc)
+			dk := NewDrawKey(sw.Seed, sc)
+			for rep := range sw.Repetitions {
+				row[13] = strconv.Itoa(rep)
+				job := rep*len(sw.Scenarios) + si
+				for pi, p := range sw.Pipelines {
+					v := b.Get(resultKey(dk, rep, pipes[pi]))
+					msg, failed := failures[job]
+					if v == nil && !failed {
+						continue
+					}
+					if err := writeMetrics(cw, row, p, v, msg); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	})
+}
+
+func fillScenario(row []string, rec SweepRecord, si int, sc sim.Scenario) {
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	cols := make([]string, len(sc.Columns))
+	for i, c := range sc.Columns {
+		cols[i] = strconv.Itoa(c + 1)
+	}
+	copy(row, []string{rec.ID, rec.Spec.Name, strconv.Itoa(si), sc.Model, strconv.Itoa(sc.D),
+		f(sc.Rho), f(sc.Noise), strconv.Itoa(sc.NTrain), strconv.Itoa(sc.NTest), sc.Mechanism,
+		f(sc.Rate), strings.Join(cols, ";"), f(sc.Eta)})
+}
+
+// writeMetrics writes the four metric rows of one pipeline result (v nil:
+// the job failed with failure).
+func writeMetrics(cw *csv.Writer, row []string, p grid.Pipeline, v []byte, failure string) error {
+	row[14] = p.Canonical()
+	var r Result
+	if v != nil {
+		var err error
+		if r, err = decodeResult(v); err != nil {
+			return err
+		}
+	} else {
+		r.ErrKind, r.ErrMsg = "job", failure
+	}
+	vals := []float64{r.R2, r.MSE, r.FitSeconds, r.PredictSeconds}
+	metrics := Metrics
+	if r.Root != "" && r.ErrKind == "" {
+		metrics, vals = append(slices.Clone(Metrics), RootMetric), append(vals, r.RootThreshold)
+	}
+	row[18] = r.Root
+	for i, m := range metrics {
+		row[15], row[16], row[17] = m, strconv.FormatFloat(vals[i], 'g', -1, 64), ""
+		if r.ErrKind != "" {
+			msg, _, _ := strings.Cut(r.ErrMsg, "\n") // a stack trace stays in the store
+			row[16], row[17] = "NA", r.ErrKind+": "+msg
+		}
+		if err := cw.Write(row); err != nil {
+			return fmt.Errorf("store: export: %w", err)
+		}
+	}
+	return nil
+}
