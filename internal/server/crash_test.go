@@ -16,6 +16,9 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/backoff"
+
 	"github.com/misslab/misslab/internal/server"
 	"github.com/misslab/misslab/internal/store"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
@@ -177,7 +180,13 @@ func TestCrashAndResume(t *testing.T) {
 			"--max-deliveries", "1000", "--log-level", "warn")
 	}
 	coord := serve()
-	client, err := server.Dial(addr)
+	// The client reconnects within 100 ms of a restart; with gRPC's default
+	// backoff (1 s growing to 120 s) the status polls would go blind for
+	// seconds while the workers, which retry fast, finish the sweep.
+	client, err := server.Dial(addr, grpc.WithConnectParams(grpc.ConnectParams{
+		Backoff:           backoff.Config{BaseDelay: 20 * time.Millisecond, Multiplier: 1.6, MaxDelay: 100 * time.Millisecond},
+		MinConnectTimeout: time.Second,
+	}))
 	must(t, err)
 	defer client.Close()
 	waitUp(t, client)
