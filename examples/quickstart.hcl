@@ -47,7 +47,8 @@ sweep "quickstart" {
     names = ["linear/mean"]
   }
 
-  # The oracle E[Y | observed entries, mask]. There is no known Bayes
-  # predictor under censoring MNAR: those results read "unavailable".
+  # The oracle E[Y | observed entries, mask]: under censoring MNAR a
+  # missing entry is known to exceed the population (1 − p) quantile, so
+  # the oracle integrates over the truncated conditional Gaussian.
   bayes = true
 }

@@ -31,8 +31,9 @@ const (
 	KindPanic    = "panic"    // a learner panicked (a bug; the worker survives)
 	KindCanceled = "canceled" // the job's context ended first
 	// KindUnavailable marks a pipeline that has no meaning for the
-	// scenario: the Bayes oracle of a mechanism without a known Bayes
-	// predictor (censoring MNAR). Reports show it as "not available",
+	// scenario: the Bayes oracle where misslab has no Bayes predictor
+	// (censoring MNAR on the Friedman, Model 4 and toy models; see
+	// sim.HasBayes). Reports show it as "not available",
 	// not as a failure.
 	KindUnavailable = "unavailable"
 )
@@ -127,7 +128,7 @@ type rootSplit struct {
 func predict(ctx context.Context, job Job, data sim.Rep, p grid.Pipeline, env learn.Env) (pred []float64, root rootSplit, fitSec, predSec float64, kind string, err error) {
 	if p.Name == learn.Bayes+"/"+learn.Oracle {
 		if !sim.HasBayes(job.Scenario) {
-			return nil, root, 0, 0, KindUnavailable, fmt.Errorf("no Bayes predictor for mechanism %q", job.Scenario.Mechanism)
+			return nil, root, 0, 0, KindUnavailable, fmt.Errorf("no Bayes predictor for model %q under mechanism %q", job.Scenario.Model, job.Scenario.Mechanism)
 		}
 		start := time.Now()
 		pred, err = sim.BayesPredict(job.Scenario, data.Test.X)

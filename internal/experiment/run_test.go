@@ -118,7 +118,9 @@ func TestFailuresAreTypedResults(t *testing.T) {
 		{"unknown pipeline", context.Background(), good, grid.Pipeline{Name: "linear/nope"}, KindPipeline, "nope"},
 		{"bad setting", context.Background(), good, grid.Pipeline{Name: "linear/mean", Settings: map[string]float64{"lambda": -1}}, KindPipeline, "lambda"},
 		{"canceled", canceled, good, grid.Pipeline{Name: "linear/mean"}, KindCanceled, "canceled"},
-		{"no bayes under censoring", context.Background(), func() sim.Scenario { s := good; s.Mechanism = sim.MNAR; return s }(), grid.Pipeline{Name: "bayes/oracle"}, KindUnavailable, "mnar"},
+		{"no bayes for friedman under censoring", context.Background(), scenario(t, sim.Friedman, func(s *sim.Scenario) {
+			s.NTrain, s.NTest, s.Mechanism = 50, 50, sim.MNAR
+		}), grid.Pipeline{Name: "bayes/oracle"}, KindUnavailable, "mnar"},
 		{"native NA to a learner without it", context.Background(), good, grid.Pipeline{Name: "svm/mia"}, KindPipeline, "mia"},
 	}
 	for _, tt := range tests {

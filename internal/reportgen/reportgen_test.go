@@ -85,6 +85,7 @@ sweep "curves" {
   repetitions = 3
   data {
     model   = "linear"
+    rho     = -0.05
     n_train = [300, 1000]
   }
   missingness {
@@ -125,7 +126,7 @@ func TestBuildCurveSweep(t *testing.T) {
 	if want := (report.Jobs{Planned: 12, Done: 10, Failed: 1}); in.Jobs != want {
 		t.Errorf("jobs %+v, want %+v", in.Jobs, want)
 	}
-	if k := in.Scenarios[0].Key; k != "model=linear; d=10; rho=0.5; noise=0.1; n_train=300; n_test=1000; mechanism=none; rate=0; columns=; eta=0" {
+	if k := in.Scenarios[0].Key; k != "model=linear; d=10; rho=-0.05; noise=0.1; n_train=300; n_test=1000; mechanism=none; rate=0; columns=; eta=0" {
 		t.Errorf("key %q: want the canonical encoding with breakable separators", k)
 	}
 	titles := []string{"n=300 · no NA", "n=300 · MNAR", "n=1000 · no NA", "n=1000 · MNAR"}
@@ -168,8 +169,8 @@ func TestBuildCurveSweep(t *testing.T) {
 
 // checkCurves: panel = the scenario without its size; the Bayes rate
 // with no missing values is 1 − σ²/Var(Y), Var(Y) = βᵀΣβ + σ² with
-// Σ = ρ11ᵀ + (1−ρ)I: ρ(Σβ)² + (1−ρ)Σβ² = 0.5·5.6² + 0.5·19.48 = 25.42.
-// Censoring MNAR has no Bayes predictor: no rate.
+// Σ = ρ11ᵀ + (1−ρ)I: ρ(Σβ)² + (1−ρ)Σβ² = −0.05·5.6² + 1.05·19.48 = 18.886.
+// Censoring MNAR at ρ < 0 has no Bayes predictor in misslab: no rate.
 func checkCurves(t *testing.T, sw *grid.Sweep, c stats.CurveOptions) {
 	t.Helper()
 	if c.Point == nil || c.Bayes == nil {
@@ -189,11 +190,11 @@ func checkCurves(t *testing.T, sw *grid.Sweep, c stats.CurveOptions) {
 		t.Error("Point accepts an unknown scenario")
 	}
 	r2, ok := c.Bayes("linear · no NA", 300)
-	if exact := 1 - 0.01/(25.42+0.01); !ok || math.Abs(r2-exact) > 1e-12 {
+	if exact := 1 - 0.01/(18.886+0.01); !ok || math.Abs(r2-exact) > 1e-12 {
 		t.Errorf("Bayes R² %v %v, want %v", r2, ok, exact)
 	}
 	if _, ok := c.Bayes("linear · MNAR 20%", 300); ok {
-		t.Error("a Bayes rate under censoring MNAR")
+		t.Error("a Bayes rate under censoring MNAR at ρ < 0")
 	}
 }
 

@@ -380,17 +380,26 @@ func TestHiddenQuadratureAccuracy(t *testing.T) {
 
 // TestBayesErrors checks the refusals of BayesPredict.
 func TestBayesErrors(t *testing.T) {
-	s := scenario(t, Quadratic, func(s *Scenario) { s.Mechanism = MNAR })
-	if HasBayes(s) {
-		t.Error("HasBayes(MNAR) = true")
+	for _, s := range []Scenario{
+		scenario(t, Friedman, func(s *Scenario) { s.Mechanism = MNAR }),
+		scenario(t, Quadratic, func(s *Scenario) { s.Mechanism, s.Rho = MNAR, -0.05 }),
+	} {
+		if HasBayes(s) {
+			t.Errorf("HasBayes(%s, MNAR, ρ = %v) = true", s.Model, s.Rho)
+		}
+		if _, err := BayesPredict(s, mat.NewDense(1, s.D, nil)); !errors.Is(err, ErrNoBayes) {
+			t.Errorf("%s MNAR: %v", s.Model, err)
+		}
+		if _, _, err := BayesRisk(s); !errors.Is(err, ErrNoBayes) {
+			t.Errorf("%s MNAR risk: %v", s.Model, err)
+		}
 	}
-	if _, err := BayesPredict(s, mat.NewDense(1, 9, nil)); !errors.Is(err, ErrNoBayes) {
-		t.Errorf("MNAR: %v", err)
+	for _, m := range []string{Quadratic, Linear} {
+		if !HasBayes(scenario(t, m, func(s *Scenario) { s.Mechanism = MNAR })) {
+			t.Errorf("HasBayes(%s, MNAR) = false", m)
+		}
 	}
-	if _, _, err := BayesRisk(s); !errors.Is(err, ErrNoBayes) {
-		t.Errorf("MNAR risk: %v", err)
-	}
-	s = scenario(t, Quadratic, nil)
+	s := scenario(t, Quadratic, nil)
 	if _, err := BayesPredict(s, mat.NewDense(1, 8, nil)); !errors.Is(err, ErrInvalid) {
 		t.Errorf("wrong width: %v", err)
 	}

@@ -56,6 +56,7 @@ type law struct {
 	sqrtA, eqC float64    // Σ^{1/2} = sqrtA·I + eqC·11ᵀ (equicorrelation)
 	coef       [4]float64 // Friedman-type coefficients
 	mar        marDesign  // only for mechanism MAR
+	cut        float64    // population censoring threshold, only for MNAR
 	scratch    []float64  // Model 4 Bayes predictor workspace
 }
 
@@ -73,6 +74,9 @@ func newLaw(s Scenario) *law {
 	}
 	if s.Mechanism == MAR {
 		l.mar = newMARDesign(s)
+	}
+	if s.Mechanism == MNAR {
+		l.cut = CensorThreshold(s.Rate)
 	}
 	return l
 }
