@@ -110,12 +110,15 @@ func truncatedMoments(c equiCond, v, cut float64, r int, x, w []float64) (e1, e2
 	post := censoredPosterior{mean: c.mean, s: s, b: b, cut: cut, r: float64(r)}
 	mode, scale := post.laplace()
 	// Log-space weights: Φ̄(α)^r underflows for rows far below the cut.
+	// One tail evaluation per node gives both the weight and λ.
 	top := math.Inf(-1)
-	var buf [censoredNodes]float64
-	logw := buf[:0]
+	var bufW, bufL [censoredNodes]float64
+	logw, lams := bufW[:0], bufL[:0]
 	for i, xi := range x {
-		lw := math.Log(w[i]) + xi*xi + post.logDensity(mode+math.Sqrt2*scale*xi)
-		logw = append(logw, lw)
+		z := mode + math.Sqrt2*scale*xi
+		logTail, lam := normTail(post.alpha(z))
+		lw := math.Log(w[i]) + xi*xi - z*z/2 + post.r*logTail
+		logw, lams = append(logw, lw), append(lams, lam)
 		top = max(top, lw)
 	}
 	var tot float64
@@ -125,8 +128,7 @@ func truncatedMoments(c equiCond, v, cut float64, r int, x, w []float64) (e1, e2
 			continue
 		}
 		a := c.mean + b*(mode+math.Sqrt2*scale*xi)
-		alpha := (cut - a) / s
-		lam := invMills(alpha)
+		alpha, lam := (cut-a)/s, lams[i]
 		tot += wt
 		e1 += wt * (a + s*lam)
 		e2 += wt * (a*a + 2*a*s*lam + v*(1+alpha*lam))
@@ -134,27 +136,23 @@ func truncatedMoments(c equiCond, v, cut float64, r int, x, w []float64) (e1, e2
 	return e1 / tot, e2 / tot
 }
 
-// censoredPosterior is the unnormalised log posterior of the common factor
-// Z given that r coordinates mean + b·Z + s·W_j all exceed cut.
+// censoredPosterior is the unnormalised log posterior
+// g(z) = −z²/2 + r·log Φ̄(α(z)) of the common factor Z given that r
+// coordinates mean + b·Z + s·W_j all exceed cut.
 type censoredPosterior struct{ mean, s, b, cut, r float64 }
 
 func (p censoredPosterior) alpha(z float64) float64 { return (p.cut - p.mean - p.b*z) / p.s }
 
-// logDensity returns g(z) = −z²/2 + r·log Φ̄(α(z)).
-func (p censoredPosterior) logDensity(z float64) float64 {
-	return -z*z/2 + p.r*logNormTail(p.alpha(z))
-}
-
-// laplace returns the mode of g and (−g”)^{−1/2} there, by Newton's
-// method from 0 with g'(z) = −z + r·(b/s)·λ(α) and
-// g”(z) = −1 − r·(b/s)²·λ(λ − α) ∈ (−1 − r(b/s)², −1): g is strictly
+// laplace returns the mode of g and (−g″)^{−1/2} there, by Newton's
+// method from 0 with g′(z) = −z + r·(b/s)·λ(α) and
+// g″(z) = −1 − r·(b/s)²·λ(λ − α) ∈ (−1 − r(b/s)², −1): g is strictly
 // concave, so Newton converges; 50 steps bound a pathological row.
 func (p censoredPosterior) laplace() (mode, scale float64) {
 	k := p.b / p.s
 	z, h := 0.0, -1.0
 	for range 50 {
 		a := p.alpha(z)
-		lam := invMills(a)
+		_, lam := normTail(a)
 		g1 := -z + p.r*k*lam
 		h = -1 - p.r*k*k*lam*(lam-a)
 		step := g1 / h
@@ -166,24 +164,18 @@ func (p censoredPosterior) laplace() (mode, scale float64) {
 	return z, 1 / math.Sqrt(-h)
 }
 
-// logNormTail returns log Φ̄(α) = log P(W > α), W ~ N(0, 1), accurate in
-// both tails: from erfc while it is representable, then from the
-// continued fraction of the Mills ratio.
-func logNormTail(alpha float64) float64 {
+// normTail returns log Φ̄(α) = log P(W > α), W ~ N(0, 1), and the
+// inverse Mills ratio λ = φ(α)/Φ̄(α) (the mean of W truncated to (α, ∞);
+// → 0 as α → −∞, → α as α → +∞), accurate in both tails: from one erfc
+// while it is representable, then from the continued fraction of the
+// Mills ratio.
+func normTail(alpha float64) (logTail, lam float64) {
 	if alpha < 35 {
-		return math.Log(0.5 * math.Erfc(alpha/math.Sqrt2))
+		tail := 0.5 * math.Erfc(alpha/math.Sqrt2)
+		return math.Log(tail), math.Exp(-alpha*alpha/2) / math.Sqrt(2*math.Pi) / tail
 	}
-	return -alpha*alpha/2 - 0.5*math.Log(2*math.Pi) + math.Log(millsCF(alpha))
-}
-
-// invMills returns φ(α)/Φ̄(α), the mean of a standard normal truncated to
-// (α, ∞); it tends to 0 as α → −∞ and to α as α → +∞.
-func invMills(alpha float64) float64 {
-	if alpha < 35 {
-		phi := math.Exp(-alpha*alpha/2) / math.Sqrt(2*math.Pi)
-		return phi / (0.5 * math.Erfc(alpha/math.Sqrt2))
-	}
-	return 1 / millsCF(alpha)
+	r := millsCF(alpha)
+	return -alpha*alpha/2 - 0.5*math.Log(2*math.Pi) + math.Log(r), 1 / r
 }
 
 // millsCF returns the Mills ratio Φ̄(α)/φ(α) for α ≥ 35 by Laplace's
