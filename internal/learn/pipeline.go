@@ -2,7 +2,6 @@ package learn
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,18 +9,19 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/misslab/misslab/internal/learn/impute"
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // ErrBadInput is wrapped by errors for unusable data: a nil or empty X,
 // ±Inf in X, a target of the wrong length or with NaN/±Inf, a nil random
 // source, or a prediction matrix whose column count differs from the
 // training one.
-var ErrBadInput = errors.New("learn: bad input")
+var ErrBadInput = learnerr.ErrInput
 
 // ErrOracle is returned by New for the bayes/oracle pipeline: the Bayes
 // predictor needs the simulation's true law, so the experiment runner
 // evaluates it, not a Pipeline.
-var ErrOracle = errors.New("learn: the bayes oracle is not a fitted pipeline")
+var ErrOracle = learnerr.ErrOracle
 
 // Pipeline is an imputer (or none) + an optional missingness mask + a
 // learner, fitted on a training set and applied unchanged to a test set:
@@ -50,6 +50,14 @@ func New(name string, s Settings, env Env) (*Pipeline, error) {
 	if err != nil {
 		return nil, err
 	}
+	return NewFromSpec(spec, s, env)
+}
+
+// NewFromSpec is New for a name already parsed (a grid.Pipeline carries
+// its Spec): it resolves the settings overrides s and builds the
+// pipeline. Errors are those of New.
+func NewFromSpec(spec Spec, s Settings, env Env) (*Pipeline, error) {
+	name := spec.Name()
 	if spec.Learner == Bayes {
 		return nil, fmt.Errorf("%w: %q is evaluated by the experiment runner from the true law", ErrOracle, name)
 	}

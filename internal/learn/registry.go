@@ -1,17 +1,18 @@
 package learn
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // ErrNotImplemented is wrapped by errors for a learner family that spec.go
 // names but no package implements yet. The message names the learner and
 // the available ones.
-var ErrNotImplemented = errors.New("learn: not implemented")
+var ErrNotImplemented = learnerr.ErrNotImplemented
 
 // Env holds worker-side execution knobs. They never change results: a
 // pipeline fitted with any Env on the same data and random source gives

@@ -1,7 +1,6 @@
 package learn
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -10,13 +9,14 @@ import (
 	"strings"
 
 	"github.com/misslab/misslab/internal/learn/impute"
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // ErrBadSetting is wrapped by errors for a setting key a pipeline does not
 // accept, a value outside its range, a non-integer value for an integer
 // key, or a preset switch other than 0 or 1. The message names the key,
 // the pipeline and the allowed keys or range.
-var ErrBadSetting = errors.New("learn: bad setting")
+var ErrBadSetting = learnerr.ErrSetting
 
 // Settings are the hyper-parameter overrides of one pipeline, keyed by
 // name, as a grid file writes them (e.g. {"minbucket": 7, "cp": 0.01}).

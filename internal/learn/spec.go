@@ -1,15 +1,16 @@
 package learn
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // ErrUnknownPipeline is wrapped by errors for pipeline names that do not
 // parse or name an invalid learner/strategy pair.
-var ErrUnknownPipeline = errors.New("learn: unknown pipeline")
+var ErrUnknownPipeline = learnerr.ErrPipeline
 
 // Learner families.
 const (

@@ -1,0 +1,34 @@
+package learnerr
+
+import "errors"
+
+// The sentinels below are the only ones in internal/learn and its
+// subpackages. Every error those packages return wraps exactly one of
+// them (or a context error), with a message naming the package and the
+// problem, e.g. "tree: X has 3 columns, fitted on 4: learn: bad input".
+// Callers test them with errors.Is. Their texts are stable: callers may
+// strip them from a message.
+var (
+	// ErrInput reports unusable data: a nil or empty matrix, mismatched
+	// shapes (len(y) ≠ rows, a test set with another column count, a
+	// sampled row out of range), NaN where the learner's mode does not
+	// accept NA, ±Inf anywhere in X, a non-finite target, a nil random
+	// source, or fewer rows than the method needs.
+	ErrInput = errors.New("learn: bad input")
+	// ErrSetting reports a setting or parameter outside its domain, of
+	// the wrong kind (e.g. not an integer), or unknown.
+	ErrSetting = errors.New("learn: bad setting")
+	// ErrPipeline reports a pipeline name that does not parse or names an
+	// unsupported learner/strategy pair.
+	ErrPipeline = errors.New("learn: unknown pipeline")
+	// ErrNumerical reports a numerical failure on data that were
+	// otherwise valid: a singular design or covariance matrix, or an
+	// iterative method that did not converge.
+	ErrNumerical = errors.New("learn: numerical failure")
+	// ErrNotImplemented reports a learner family that is named but not
+	// implemented.
+	ErrNotImplemented = errors.New("learn: not implemented")
+	// ErrOracle reports an attempt to build the bayes/oracle pipeline,
+	// which the experiment runner evaluates from the true law instead.
+	ErrOracle = errors.New("learn: the bayes oracle is not a fitted pipeline")
+)
