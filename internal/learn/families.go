@@ -95,12 +95,11 @@ var treeFamily = Family{
 				return nil, err
 			}
 		}
-		return adaptFit(func(ctx context.Context, X *mat.Dense, y []float64, rng *rand.Rand) (*tree.Tree, error) {
-			return tree.Fit(ctx, X, y, p, rng)
-		}, (*tree.Tree).Predict, func(t *tree.Tree) (int, float64, bool) {
-			r := t.Root()
-			return r.Feature, r.Threshold, !r.Leaf
-		}), nil
+		r, err := tree.New(p)
+		if err != nil {
+			return nil, err
+		}
+		return Adapt(r), nil
 	},
 }
 
@@ -210,9 +209,11 @@ var forestFamily = func() Family {
 			if strategy == MIA {
 				p.Strategy = tree.MIA
 			}
-			return adaptFit(func(ctx context.Context, X *mat.Dense, y []float64, rng *rand.Rand) (*forest.Forest, error) {
-				return forest.Fit(ctx, X, y, p, rng)
-			}, (*forest.Forest).Predict, nil), nil
+			r, err := forest.New(p)
+			if err != nil {
+				return nil, err
+			}
+			return Adapt(r), nil
 		},
 	}
 }()

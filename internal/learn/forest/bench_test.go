@@ -87,7 +87,7 @@ func benchFitPredict(b *testing.B, variant string) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		pred, err := f.Predict(Xte)
+		pred, err := f.Predict(context.Background(), Xte)
 		if err != nil {
 			b.Fatal(err)
 		}

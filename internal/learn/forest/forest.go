@@ -11,12 +11,13 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/misslab/misslab/internal/learn/learnerr"
 	"github.com/misslab/misslab/internal/learn/tree"
 )
 
-// Forest is a fitted random forest. It is immutable and safe for
+// Model is a fitted random forest. It is immutable and safe for
 // concurrent Predict calls.
-type Forest struct {
+type Model struct {
 	nodes    []node  // every tree's nodes, tree after tree
 	roots    []int32 // roots[t] indexes tree t's root in nodes
 	d        int
@@ -65,11 +66,12 @@ type node struct {
 // then takes its bootstrap and its candidate draws from a PCG seeded
 // with them alone, so the forest does not depend on p.Threads.
 //
-// Errors wrap ErrParams or ErrData (with the tree package's sentinel for
-// the same fault), or the context's error. Fit does not retain X or y.
-func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Rand) (*Forest, error) {
+// Errors wrap learnerr.ErrSetting (bad Params) or learnerr.ErrInput (no
+// rows or columns, len(y) ≠ rows, a non-finite target, ±Inf in X, NaN
+// under tree.NoMissing, a nil rng), or are the context's error. Fit does not retain X or y.
+func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Rand) (*Model, error) {
 	if rng == nil {
-		return nil, fmt.Errorf("%w: nil random source", ErrParams)
+		return nil, fmt.Errorf("forest: nil random source: %w", learnerr.ErrInput)
 	}
 	if err := checkTrain(X, y, p); err != nil {
 		return nil, err
@@ -95,7 +97,7 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 	if err := parallel(p.NumTrees, p.Threads, worker); err != nil {
 		return nil, err
 	}
-	f := &Forest{d: d, mtry: p.mtry(d), strategy: p.Strategy, threads: max(1, p.Threads)}
+	f := &Model{d: d, mtry: p.mtry(d), strategy: p.Strategy, threads: max(1, p.Threads)}
 	if err := f.assemble(trees); err != nil {
 		return nil, err
 	}
@@ -103,13 +105,13 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 }
 
 // assemble concatenates the trees' nodes, tree after tree, into f.
-func (f *Forest) assemble(trees [][]node) error {
+func (f *Model) assemble(trees [][]node) error {
 	total := 0
 	for _, t := range trees {
 		total += len(t)
 	}
 	if total > math.MaxInt32 {
-		return fmt.Errorf("%w: %d nodes exceed the forest's 32-bit index", ErrParams, total)
+		return fmt.Errorf("forest: %d nodes exceed the forest's 32-bit index: %w", total, learnerr.ErrSetting)
 	}
 	f.nodes, f.roots = make([]node, 0, total), make([]int32, len(trees))
 	for i, t := range trees {
@@ -189,23 +191,23 @@ func parallel(n, threads int, worker func() func(i int) error) error {
 }
 
 // NumTrees returns the number of trees.
-func (f *Forest) NumTrees() int { return len(f.roots) }
+func (f *Model) NumTrees() int { return len(f.roots) }
 
 // NumFeatures returns the number of columns the forest was fitted on.
-func (f *Forest) NumFeatures() int { return f.d }
+func (f *Model) NumFeatures() int { return f.d }
 
 // Mtry returns the number of candidate columns drawn per node.
-func (f *Forest) Mtry() int { return f.mtry }
+func (f *Model) Mtry() int { return f.mtry }
 
 // Strategy returns the missing-value strategy the forest was fitted with.
-func (f *Forest) Strategy() tree.Strategy { return f.strategy }
+func (f *Model) Strategy() tree.Strategy { return f.strategy }
 
 // NumNodes returns the total number of nodes over all trees.
-func (f *Forest) NumNodes() int { return len(f.nodes) }
+func (f *Model) NumNodes() int { return len(f.nodes) }
 
 // SizeBytes returns the memory the fitted forest holds, in bytes: its
 // node and root arrays plus the struct itself.
-func (f *Forest) SizeBytes() int {
+func (f *Model) SizeBytes() int {
 	return int(unsafe.Sizeof(*f)) + cap(f.nodes)*int(unsafe.Sizeof(node{})) +
 		cap(f.roots)*int(unsafe.Sizeof(int32(0)))
 }

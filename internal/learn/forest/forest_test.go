@@ -9,11 +9,12 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/misslab/misslab/internal/learn/learnerr"
 	"github.com/misslab/misslab/internal/learn/tree"
 )
 
 // fit is Fit with a fixed seed that fails the test on error.
-func fit(t *testing.T, X *mat.Dense, y []float64, p Params, seed uint64) *Forest {
+func fit(t *testing.T, X *mat.Dense, y []float64, p Params, seed uint64) *Model {
 	t.Helper()
 	f, err := Fit(context.Background(), X, y, p, rand.New(rand.NewPCG(seed, 7)))
 	if err != nil {
@@ -23,9 +24,9 @@ func fit(t *testing.T, X *mat.Dense, y []float64, p Params, seed uint64) *Forest
 }
 
 // predict is Predict that fails the test on error.
-func predict(t *testing.T, f *Forest, X *mat.Dense) []float64 {
+func predict(t *testing.T, f *Model, X *mat.Dense) []float64 {
 	t.Helper()
-	out, err := f.Predict(X)
+	out, err := f.Predict(context.Background(), X)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,24 +291,24 @@ func TestBadInput(t *testing.T) {
 		rng  *rand.Rand
 		want []error
 	}{
-		{"NaN target", X, nanY, ok, rng, []error{ErrData, tree.ErrTarget}},
-		{"Inf target", X, infY, ok, rng, []error{ErrData, tree.ErrTarget}},
-		{"Inf feature", infX, y, ok, rng, []error{ErrData, tree.ErrInfinite}},
-		{"Inf feature under MIA", infX, y, with(func(p *Params) { p.Strategy = tree.MIA }), rng, []error{ErrData, tree.ErrInfinite}},
-		{"NaN feature without NA handling", nanX, y, ok, rng, []error{ErrData, tree.ErrMissing}},
-		{"nil X", nil, nil, ok, rng, []error{ErrData, tree.ErrEmpty}},
-		{"zero rows", &mat.Dense{}, nil, ok, rng, []error{ErrData, tree.ErrEmpty}},
-		{"short y", X, y[:10], ok, rng, []error{ErrData, tree.ErrDimension}},
-		{"nil rng", X, y, ok, nil, []error{ErrParams}},
-		{"no trees", X, y, with(func(p *Params) { p.NumTrees = 0 }), rng, []error{ErrParams}},
-		{"mtry > p", X, y, with(func(p *Params) { p.Mtry = quadD + 1 }), rng, []error{ErrParams}},
-		{"negative mtry", X, y, with(func(p *Params) { p.Mtry = -1 }), rng, []error{ErrParams}},
-		{"negative node size", X, y, with(func(p *Params) { p.MinNodeSize = -1 }), rng, []error{ErrParams}},
-		{"negative depth", X, y, with(func(p *Params) { p.MaxDepth = -2 }), rng, []error{ErrParams}},
-		{"zero fraction", X, y, with(func(p *Params) { p.SampleFraction = 0 }), rng, []error{ErrParams}},
-		{"fraction > 1", X, y, with(func(p *Params) { p.SampleFraction = 1.5 }), rng, []error{ErrParams}},
-		{"NaN fraction", X, y, with(func(p *Params) { p.SampleFraction = math.NaN() }), rng, []error{ErrParams}},
-		{"surrogate strategy", X, y, with(func(p *Params) { p.Strategy = tree.Surrogate }), rng, []error{ErrParams}},
+		{"NaN target", X, nanY, ok, rng, []error{learnerr.ErrInput}},
+		{"Inf target", X, infY, ok, rng, []error{learnerr.ErrInput}},
+		{"Inf feature", infX, y, ok, rng, []error{learnerr.ErrInput}},
+		{"Inf feature under MIA", infX, y, with(func(p *Params) { p.Strategy = tree.MIA }), rng, []error{learnerr.ErrInput}},
+		{"NaN feature without NA handling", nanX, y, ok, rng, []error{learnerr.ErrInput}},
+		{"nil X", nil, nil, ok, rng, []error{learnerr.ErrInput}},
+		{"zero rows", &mat.Dense{}, nil, ok, rng, []error{learnerr.ErrInput}},
+		{"short y", X, y[:10], ok, rng, []error{learnerr.ErrInput}},
+		{"nil rng", X, y, ok, nil, []error{learnerr.ErrInput}},
+		{"no trees", X, y, with(func(p *Params) { p.NumTrees = 0 }), rng, []error{learnerr.ErrSetting}},
+		{"mtry > p", X, y, with(func(p *Params) { p.Mtry = quadD + 1 }), rng, []error{learnerr.ErrSetting}},
+		{"negative mtry", X, y, with(func(p *Params) { p.Mtry = -1 }), rng, []error{learnerr.ErrSetting}},
+		{"negative node size", X, y, with(func(p *Params) { p.MinNodeSize = -1 }), rng, []error{learnerr.ErrSetting}},
+		{"negative depth", X, y, with(func(p *Params) { p.MaxDepth = -2 }), rng, []error{learnerr.ErrSetting}},
+		{"zero fraction", X, y, with(func(p *Params) { p.SampleFraction = 0 }), rng, []error{learnerr.ErrSetting}},
+		{"fraction > 1", X, y, with(func(p *Params) { p.SampleFraction = 1.5 }), rng, []error{learnerr.ErrSetting}},
+		{"NaN fraction", X, y, with(func(p *Params) { p.SampleFraction = math.NaN() }), rng, []error{learnerr.ErrSetting}},
+		{"surrogate strategy", X, y, with(func(p *Params) { p.Strategy = tree.Surrogate }), rng, []error{learnerr.ErrSetting}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -339,25 +340,25 @@ func TestPredictBadInput(t *testing.T) {
 	infRow.Set(0, 4, math.Inf(-1))
 	for _, tc := range []struct {
 		name string
-		f    *Forest
+		f    *Model
 		X    *mat.Dense
 		want error
 	}{
-		{"fewer columns", f, mat.NewDense(2, quadD-1, nil), tree.ErrDimension},
-		{"more columns", fm, mat.NewDense(2, quadD+1, nil), tree.ErrDimension},
-		{"nil", f, nil, tree.ErrDimension},
-		{"empty", f, &mat.Dense{}, tree.ErrDimension},
-		{"NaN without NA handling", f, nanRow, tree.ErrMissing},
-		{"Inf", fm, infRow, tree.ErrInfinite},
+		{"fewer columns", f, mat.NewDense(2, quadD-1, nil), learnerr.ErrInput},
+		{"more columns", fm, mat.NewDense(2, quadD+1, nil), learnerr.ErrInput},
+		{"nil", f, nil, learnerr.ErrInput},
+		{"empty", f, &mat.Dense{}, learnerr.ErrInput},
+		{"NaN without NA handling", f, nanRow, learnerr.ErrInput},
+		{"Inf", fm, infRow, learnerr.ErrInput},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := tc.f.Predict(tc.X)
-			if out != nil || !errors.Is(err, ErrData) || !errors.Is(err, tc.want) {
-				t.Fatalf("Predict = %v, %v; want an error wrapping %v and %v", out, err, ErrData, tc.want)
+			out, err := tc.f.Predict(context.Background(), tc.X)
+			if out != nil || !errors.Is(err, tc.want) {
+				t.Fatalf("Predict = %v, %v; want an error wrapping %v", out, err, tc.want)
 			}
 		})
 	}
-	if _, err := fm.Predict(nanRow); err != nil {
+	if _, err := fm.Predict(context.Background(), nanRow); err != nil {
 		t.Errorf("MIA forest rejects NaN: %v", err)
 	}
 }
@@ -401,7 +402,7 @@ func TestTinyAndDegenerate(t *testing.T) {
 			}
 		}
 		p.Strategy = tree.NoMissing
-		if _, err := Fit(context.Background(), X, y, p, rand.New(rand.NewPCG(1, 1))); err != nil && !errors.Is(err, tree.ErrMissing) {
+		if _, err := Fit(context.Background(), X, y, p, rand.New(rand.NewPCG(1, 1))); err != nil && !errors.Is(err, learnerr.ErrInput) {
 			t.Fatalf("rep %d: complete-data fit: %v", rep, err)
 		}
 	}

@@ -1,25 +1,11 @@
 package forest
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
+	"github.com/misslab/misslab/internal/learn/learnerr"
 	"github.com/misslab/misslab/internal/learn/tree"
-)
-
-// Sentinel errors. Every error returned by this package wraps one of
-// them; data errors also wrap the tree package's sentinel for the same
-// fault (tree.ErrTarget, tree.ErrInfinite, tree.ErrMissing,
-// tree.ErrDimension, tree.ErrEmpty).
-var (
-	// ErrParams reports an invalid Params value or a nil random source.
-	ErrParams = errors.New("forest: invalid parameters")
-	// ErrData reports unusable data: no rows or columns, len(y) ≠ rows,
-	// a NaN or ±Inf target, a ±Inf feature, a NaN feature when the
-	// strategy is tree.NoMissing, or a prediction matrix whose column
-	// count differs from the training one.
-	ErrData = errors.New("forest: invalid data")
 )
 
 // Defaults of ranger 0.14.1 for regression (R/ranger.R, src/globals.h).
@@ -76,15 +62,15 @@ func RangerDefaults() Params {
 func (p Params) validate(d int) error {
 	switch {
 	case p.NumTrees < 1:
-		return fmt.Errorf("%w: NumTrees %d must be ≥ 1", ErrParams, p.NumTrees)
+		return fmt.Errorf("forest: NumTrees %d must be ≥ 1: %w", p.NumTrees, learnerr.ErrSetting)
 	case p.Mtry < 0 || p.Mtry > d:
-		return fmt.Errorf("%w: Mtry %d must be in [0, %d] (0 = max(1, ⌊√p⌋))", ErrParams, p.Mtry, d)
+		return fmt.Errorf("forest: Mtry %d must be in [0, %d] (0 = max(1, ⌊√p⌋)): %w", p.Mtry, d, learnerr.ErrSetting)
 	case p.MinNodeSize < 0 || p.MaxDepth < 0:
-		return fmt.Errorf("%w: MinNodeSize %d and MaxDepth %d must be ≥ 0", ErrParams, p.MinNodeSize, p.MaxDepth)
+		return fmt.Errorf("forest: MinNodeSize %d and MaxDepth %d must be ≥ 0: %w", p.MinNodeSize, p.MaxDepth, learnerr.ErrSetting)
 	case !(p.SampleFraction > 0 && p.SampleFraction <= 1):
-		return fmt.Errorf("%w: SampleFraction %v must be in (0, 1]", ErrParams, p.SampleFraction)
+		return fmt.Errorf("forest: SampleFraction %v must be in (0, 1]: %w", p.SampleFraction, learnerr.ErrSetting)
 	case p.Strategy != tree.NoMissing && p.Strategy != tree.MIA:
-		return fmt.Errorf("%w: strategy %v (a forest takes %v or %v)", ErrParams, p.Strategy, tree.NoMissing, tree.MIA)
+		return fmt.Errorf("forest: strategy %v (a forest takes %v or %v): %w", p.Strategy, tree.NoMissing, tree.MIA, learnerr.ErrSetting)
 	}
 	return nil
 }

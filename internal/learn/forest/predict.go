@@ -1,12 +1,14 @@
 package forest
 
 import (
+	"context"
 	"fmt"
 	"math"
 
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/misslab/misslab/internal/learn/learnerr"
 	"github.com/misslab/misslab/internal/learn/tree"
 )
 
@@ -22,16 +24,19 @@ const rowBlock = 256
 // x ≤ threshold; they differ only for x exactly at a midpoint). Under
 // MIA a NaN follows the side stored with the split; where no training NA
 // reached the split, that is the child with more in-bag entries. Errors
-// wrap ErrData: an empty X, a column mismatch, ±Inf, or NaN when the
-// forest was fitted with tree.NoMissing.
-func (f *Forest) Predict(X *mat.Dense) ([]float64, error) {
+// wrap learnerr.ErrInput: an empty X, a column mismatch, ±Inf, or NaN
+// when the forest was fitted with tree.NoMissing; a cancelled ctx returns
+// its error before any work.
+func (f *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if X == nil || X.IsEmpty() {
-		return nil, fmt.Errorf("%w: %w: X is empty, the forest needs %d columns", ErrData, tree.ErrDimension, f.d)
+		return nil, fmt.Errorf("forest: X is empty, the forest needs %d columns: %w", f.d, learnerr.ErrInput)
 	}
 	raw := X.RawMatrix()
 	if raw.Cols != f.d {
-		return nil, fmt.Errorf("%w: %w: X has %d columns, the forest was fitted on %d",
-			ErrData, tree.ErrDimension, raw.Cols, f.d)
+		return nil, fmt.Errorf("forest: X has %d columns, the forest was fitted on %d: %w", raw.Cols, f.d, learnerr.ErrInput)
 	}
 	if err := checkValues(raw, f.strategy); err != nil {
 		return nil, err
@@ -49,7 +54,7 @@ func (f *Forest) Predict(X *mat.Dense) ([]float64, error) {
 }
 
 // predictBlock writes the predictions of rows [lo, hi) into out.
-func (f *Forest) predictBlock(raw blas64.General, lo, hi int, out []float64) {
+func (f *Model) predictBlock(raw blas64.General, lo, hi int, out []float64) {
 	acc := out[lo:hi]
 	clear(acc)
 	for _, root := range f.roots {
@@ -65,7 +70,7 @@ func (f *Forest) predictBlock(raw blas64.General, lo, hi int, out []float64) {
 }
 
 // leaf returns the prediction of the tree rooted at root for row.
-func (f *Forest) leaf(root int32, row []float64) float64 {
+func (f *Model) leaf(root int32, row []float64) float64 {
 	nd := &f.nodes[root]
 	for nd.feat >= 0 {
 		x := row[nd.feat]
@@ -85,18 +90,18 @@ func (f *Forest) leaf(root int32, row []float64) float64 {
 // checkTrain validates the training data and parameters.
 func checkTrain(X *mat.Dense, y []float64, p Params) error {
 	if X == nil || X.IsEmpty() {
-		return fmt.Errorf("%w: %w: X has no rows or columns", ErrData, tree.ErrEmpty)
+		return fmt.Errorf("forest: X has no rows or columns: %w", learnerr.ErrInput)
 	}
 	raw := X.RawMatrix()
 	if len(y) != raw.Rows {
-		return fmt.Errorf("%w: %w: %d targets for %d rows", ErrData, tree.ErrDimension, len(y), raw.Rows)
+		return fmt.Errorf("forest: %d targets for %d rows: %w", len(y), raw.Rows, learnerr.ErrInput)
 	}
 	if err := p.validate(raw.Cols); err != nil {
 		return err
 	}
 	for i, v := range y {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("%w: %w: y[%d] = %v", ErrData, tree.ErrTarget, i, v)
+			return fmt.Errorf("forest: target y[%d] = %v is not finite: %w", i, v, learnerr.ErrInput)
 		}
 	}
 	return checkValues(raw, p.Strategy)
@@ -107,10 +112,10 @@ func checkValues(raw blas64.General, st tree.Strategy) error {
 	for i := range raw.Rows {
 		for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
 			if math.IsInf(v, 0) {
-				return fmt.Errorf("%w: %w: X[%d, %d] = %v", ErrData, tree.ErrInfinite, i, j, v)
+				return fmt.Errorf("forest: X[%d, %d] = %v is infinite (NaN marks NA): %w", i, j, v, learnerr.ErrInput)
 			}
 			if st == tree.NoMissing && math.IsNaN(v) {
-				return fmt.Errorf("%w: %w: X[%d, %d] is NaN", ErrData, tree.ErrMissing, i, j)
+				return fmt.Errorf("forest: X[%d, %d] is NaN under strategy none (impute first): %w", i, j, learnerr.ErrInput)
 			}
 		}
 	}

@@ -150,7 +150,7 @@ func goldenFit(t *testing.T, s uint64, meanImpute bool) (r2v, nodes float64) {
 	if f.Mtry() != 3 || f.NumTrees() != 500 || f.Strategy() != tree.NoMissing {
 		t.Fatalf("defaults: mtry %d, %d trees, %v", f.Mtry(), f.NumTrees(), f.Strategy())
 	}
-	pred, err := f.Predict(Xte)
+	pred, err := f.Predict(context.Background(), Xte)
 	if err != nil {
 		t.Fatal(err)
 	}

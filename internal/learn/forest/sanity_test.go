@@ -33,7 +33,7 @@ func TestForestBeatsTree(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pt, err := single.Predict(Xte)
+		pt, err := single.Predict(context.Background(), Xte)
 		if err != nil {
 			t.Fatal(err)
 		}

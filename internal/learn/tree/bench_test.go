@@ -55,7 +55,7 @@ func BenchmarkFitPredict(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := tr.Predict(Xt); err != nil {
+				if _, err := tr.Predict(context.Background(), Xt); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // byteSource decodes fuzz input; it yields zeros once exhausted.
@@ -71,7 +73,7 @@ func FuzzFitPredict(f *testing.F) {
 				rows[i] = int(src.next()) % n
 			}
 		}
-		var tr *Tree
+		var tr *Model
 		var err error
 		if rows != nil {
 			tr, err = FitSample(context.Background(), X, y, rows, p, newRNG(uint64(len(data))))
@@ -79,7 +81,7 @@ func FuzzFitPredict(f *testing.F) {
 			tr, err = Fit(context.Background(), X, y, p, newRNG(uint64(len(data))))
 		}
 		if err != nil {
-			if !errors.Is(err, ErrMissing) && !errors.Is(err, ErrEmpty) {
+			if !errors.Is(err, learnerr.ErrInput) {
 				t.Fatalf("unexpected fit error: %v", err)
 			}
 			return
@@ -99,7 +101,7 @@ func FuzzFitPredict(f *testing.F) {
 
 // checkStructure: children hold no more entries than their parent, and
 // leaves number internal nodes plus one.
-func checkStructure(t *testing.T, tr *Tree) {
+func checkStructure(t *testing.T, tr *Model) {
 	nodes := tr.Nodes()
 	internal := 0
 	for _, nd := range nodes {
@@ -118,15 +120,15 @@ func checkStructure(t *testing.T, tr *Tree) {
 
 // checkPredictions: a tree predicts a mean of training targets, so within
 // their range; Predict is a deterministic function of X.
-func checkPredictions(t *testing.T, tr *Tree, X *mat.Dense, y []float64) {
-	a, err := tr.Predict(X)
+func checkPredictions(t *testing.T, tr *Model, X *mat.Dense, y []float64) {
+	a, err := tr.Predict(context.Background(), X)
 	if err != nil {
-		if tr.Strategy() == NoMissing && errors.Is(err, ErrMissing) {
+		if tr.Strategy() == NoMissing && errors.Is(err, learnerr.ErrInput) {
 			return
 		}
 		t.Fatalf("unexpected predict error: %v", err)
 	}
-	b, _ := tr.Predict(X)
+	b, _ := tr.Predict(context.Background(), X)
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, v := range y {
 		lo, hi = math.Min(lo, v), math.Max(hi, v)

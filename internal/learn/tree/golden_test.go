@@ -55,7 +55,7 @@ func TestGoldenRpart(t *testing.T) {
 
 // byPath indexes the tree's nodes by canonical path: "r" for the root,
 // then 0 for the x < threshold child and 1 for the other.
-func byPath(tr *Tree) map[string]NodeInfo {
+func byPath(tr *Model) map[string]NodeInfo {
 	nodes := tr.Nodes()
 	out := map[string]NodeInfo{}
 	var walk func(i int, p string)
@@ -74,7 +74,7 @@ func close(a, b, rel float64) bool {
 	return math.Abs(a-b) <= rel*math.Max(1, math.Max(math.Abs(a), math.Abs(b)))
 }
 
-func checkGoldenNodes(t *testing.T, tr *Tree, want learntest.Table) {
+func checkGoldenNodes(t *testing.T, tr *Model, want learntest.Table) {
 	t.Helper()
 	got := byPath(tr)
 	if len(got) != len(want.Rows) {
@@ -116,7 +116,7 @@ func checkGoldenNodes(t *testing.T, tr *Tree, want learntest.Table) {
 	}
 }
 
-func checkGoldenSurrogates(t *testing.T, tr *Tree, want learntest.Table) {
+func checkGoldenSurrogates(t *testing.T, tr *Model, want learntest.Table) {
 	t.Helper()
 	got := byPath(tr)
 	count := map[string]int{}
@@ -155,9 +155,9 @@ func checkGoldenSurrogates(t *testing.T, tr *Tree, want learntest.Table) {
 	}
 }
 
-func checkGoldenPred(t *testing.T, tr *Tree, X *mat.Dense, want []float64, what string) {
+func checkGoldenPred(t *testing.T, tr *Model, X *mat.Dense, want []float64, what string) {
 	t.Helper()
-	got, err := tr.Predict(X)
+	got, err := tr.Predict(context.Background(), X)
 	if err != nil {
 		t.Fatal(err)
 	}

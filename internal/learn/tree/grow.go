@@ -14,7 +14,7 @@ type grower struct {
 	p      Params
 	s      *sample
 	rng    *rand.Rand
-	t      *Tree
+	t      *Model
 	alpha  float64   // CP times the root's sum of squares
 	iscale float64   // largest improve seen so far (rpart's rounding guard)
 	feats  []int     // candidate columns scratch

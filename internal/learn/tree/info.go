@@ -50,7 +50,7 @@ type SurrogateInfo struct {
 
 // Nodes returns every node in preorder, the child with the lower mean
 // first (rpart's frame order). Nodes()[0] is the root.
-func (t *Tree) Nodes() []NodeInfo {
+func (t *Model) Nodes() []NodeInfo {
 	out := make([]NodeInfo, 0, len(t.nodes))
 	pos := make([]int, len(t.nodes))
 	var walk func(id int32)
@@ -72,12 +72,12 @@ func (t *Tree) Nodes() []NodeInfo {
 }
 
 // firstChild returns the child grown first (rpart's left son).
-func (t *Tree) firstChild(id int32) int32 {
+func (t *Model) firstChild(id int32) int32 {
 	nd := &t.nodes[id]
 	return nd.child[nd.first]
 }
 
-func (t *Tree) info(id int32) NodeInfo {
+func (t *Model) info(id int32) NodeInfo {
 	nd := &t.nodes[id]
 	ni := NodeInfo{Depth: int(nd.depth), Leaf: nd.feature < 0, Feature: int(nd.feature),
 		Left: -1, Right: -1, N: int(nd.n), Value: nd.mean, Deviance: nd.risk,
@@ -97,10 +97,10 @@ func (t *Tree) info(id int32) NodeInfo {
 }
 
 // Root describes the root node.
-func (t *Tree) Root() NodeInfo { return t.info(0) }
+func (t *Model) Root() NodeInfo { return t.info(0) }
 
 // NumLeaves returns the number of leaves.
-func (t *Tree) NumLeaves() int {
+func (t *Model) NumLeaves() int {
 	k := 0
 	for i := range t.nodes {
 		if t.nodes[i].feature < 0 {
@@ -111,7 +111,7 @@ func (t *Tree) NumLeaves() int {
 }
 
 // Depth returns the largest node depth (0 for a single leaf).
-func (t *Tree) Depth() int {
+func (t *Model) Depth() int {
 	d := 0
 	for i := range t.nodes {
 		d = max(d, int(t.nodes[i].depth))
@@ -120,7 +120,7 @@ func (t *Tree) Depth() int {
 }
 
 // NumFeatures returns the number of columns the tree was fitted on.
-func (t *Tree) NumFeatures() int { return t.d }
+func (t *Model) NumFeatures() int { return t.d }
 
 // Strategy returns the missing-value strategy the tree was fitted with.
-func (t *Tree) Strategy() Strategy { return t.strategy }
+func (t *Model) Strategy() Strategy { return t.strategy }

@@ -33,7 +33,7 @@ func TestMIAMissingnessSplit(t *testing.T) {
 	if !math.IsInf(r.Threshold, 1) || r.MissingLeft || tr.NumLeaves() != 2 {
 		t.Fatalf("root %+v, want the observed-vs-NA split, NA right", r)
 	}
-	got, _ := tr.Predict(mat.NewDense(2, 1, []float64{0.5, math.NaN()}))
+	got, _ := tr.Predict(context.Background(), mat.NewDense(2, 1, []float64{0.5, math.NaN()}))
 	if got[0] != 0 || got[1] != 1 {
 		t.Errorf("predictions %v, want [0 1]", got)
 	}
@@ -52,7 +52,7 @@ func TestMIANASide(t *testing.T) {
 		if r.MissingLeft || !r.MissingSeen {
 			t.Errorf("%v: NA left %v (seen %v), want right", st, r.MissingLeft, r.MissingSeen)
 		}
-		got, _ := tr.Predict(mat.NewDense(1, 1, []float64{math.NaN()}))
+		got, _ := tr.Predict(context.Background(), mat.NewDense(1, 1, []float64{math.NaN()}))
 		if want := tr.Nodes()[r.Right].Value; got[0] != want {
 			t.Errorf("%v: NA predicted %v, want the right leaf's %v", st, got[0], want)
 		}
@@ -99,7 +99,7 @@ func TestUnseenNA(t *testing.T) {
 		if r := tr.Root(); r.MissingSeen || r.MissingLeft {
 			t.Errorf("%v: root %+v, want unseen NA going right (7 rows vs 3)", st, r)
 		}
-		got, _ := tr.Predict(mat.NewDense(1, 1, []float64{math.NaN()}))
+		got, _ := tr.Predict(context.Background(), mat.NewDense(1, 1, []float64{math.NaN()}))
 		if got[0] != 5 {
 			t.Errorf("%v: NA predicted %v, want 5", st, got[0])
 		}
@@ -146,8 +146,8 @@ func TestProbSplit(t *testing.T) {
 	for i := range m {
 		Xt.Set(i, 0, math.NaN())
 	}
-	a, _ := tr.Predict(Xt)
-	b, _ := tr.Predict(Xt)
+	a, _ := tr.Predict(context.Background(), Xt)
+	b, _ := tr.Predict(context.Background(), Xt)
 	left := 0
 	for i := range a {
 		if a[i] != b[i] {
@@ -197,8 +197,8 @@ func TestPerfectSurrogate(t *testing.T) {
 		Xt.SetRow(i, []float64{x, x, 0})
 		Xm.SetRow(i, []float64{math.NaN(), x, 0})
 	}
-	a, _ := tr.Predict(Xt)
-	b, _ := tr.Predict(Xm)
+	a, _ := tr.Predict(context.Background(), Xt)
+	b, _ := tr.Predict(context.Background(), Xm)
 	for i := range a {
 		if a[i] != b[i] {
 			t.Fatalf("row %d: %v with x1, %v without", i, a[i], b[i])
@@ -242,11 +242,11 @@ func TestConcurrentPredict(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, _ := tr.Predict(X)
+		want, _ := tr.Predict(context.Background(), X)
 		done := make(chan []float64)
 		for range 4 {
 			go func() {
-				got, _ := tr.Predict(X)
+				got, _ := tr.Predict(context.Background(), X)
 				done <- got
 			}()
 		}

@@ -1,28 +1,10 @@
 package tree
 
 import (
-	"errors"
 	"fmt"
 	"math"
-)
 
-// Sentinel errors. Every error returned by this package wraps one of them.
-var (
-	// ErrParams reports an invalid Params value or a nil random source.
-	ErrParams = errors.New("tree: invalid parameters")
-	// ErrEmpty reports a training set with no rows or no columns.
-	ErrEmpty = errors.New("tree: empty data")
-	// ErrDimension reports mismatched sizes: len(y) ≠ rows of X, a row
-	// index out of range, or a test set whose column count differs from
-	// the training set's.
-	ErrDimension = errors.New("tree: dimension mismatch")
-	// ErrTarget reports a NaN or ±Inf target value.
-	ErrTarget = errors.New("tree: non-finite target")
-	// ErrInfinite reports a ±Inf feature value (NaN marks NA; Inf is never
-	// a valid value).
-	ErrInfinite = errors.New("tree: infinite feature value")
-	// ErrMissing reports a NaN feature value under Strategy NoMissing.
-	ErrMissing = errors.New("tree: missing value with strategy none")
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // Strategy says how a tree handles NA (NaN) feature values, both when it
@@ -51,7 +33,8 @@ const (
 	// Majority chooses the split on the observed rows and sends NA rows to
 	// the child holding more observed rows.
 	Majority
-	// NoMissing rejects any NaN in X (ErrMissing); use it after imputation.
+	// NoMissing rejects any NaN in X (learnerr.ErrInput); use it after
+	// imputation.
 	NoMissing
 )
 
@@ -74,7 +57,7 @@ func ParseStrategy(name string) (Strategy, error) {
 			return Strategy(i), nil
 		}
 	}
-	return 0, fmt.Errorf("%w: unknown strategy %q", ErrParams, name)
+	return 0, fmt.Errorf("tree: unknown strategy %q: %w", name, learnerr.ErrSetting)
 }
 
 // availableCase reports whether the strategy scores splits on the rows
@@ -153,19 +136,19 @@ func RpartDefaults() Params {
 func (p Params) validate(d int) error {
 	switch {
 	case p.Strategy < Surrogate || p.Strategy > NoMissing:
-		return fmt.Errorf("%w: unknown strategy %d", ErrParams, int(p.Strategy))
+		return fmt.Errorf("tree: unknown strategy %d: %w", int(p.Strategy), learnerr.ErrSetting)
 	case p.Gain != GainRpart && p.Gain != GainPerObserved:
-		return fmt.Errorf("%w: unknown gain %d", ErrParams, int(p.Gain))
+		return fmt.Errorf("tree: unknown gain %d: %w", int(p.Gain), learnerr.ErrSetting)
 	case p.MinSplit < 0 || p.MinNodeSize < 0:
-		return fmt.Errorf("%w: MinSplit %d and MinNodeSize %d must be ≥ 0", ErrParams, p.MinSplit, p.MinNodeSize)
+		return fmt.Errorf("tree: MinSplit %d and MinNodeSize %d must be ≥ 0: %w", p.MinSplit, p.MinNodeSize, learnerr.ErrSetting)
 	case p.MinBucket < 1:
-		return fmt.Errorf("%w: MinBucket %d must be ≥ 1", ErrParams, p.MinBucket)
+		return fmt.Errorf("tree: MinBucket %d must be ≥ 1: %w", p.MinBucket, learnerr.ErrSetting)
 	case !(p.CP >= 0) || math.IsInf(p.CP, 1):
-		return fmt.Errorf("%w: CP %v must be finite and ≥ 0", ErrParams, p.CP)
+		return fmt.Errorf("tree: CP %v must be finite and ≥ 0: %w", p.CP, learnerr.ErrSetting)
 	case p.MaxDepth < 0 || p.MaxSurrogate < 0:
-		return fmt.Errorf("%w: MaxDepth %d and MaxSurrogate %d must be ≥ 0", ErrParams, p.MaxDepth, p.MaxSurrogate)
+		return fmt.Errorf("tree: MaxDepth %d and MaxSurrogate %d must be ≥ 0: %w", p.MaxDepth, p.MaxSurrogate, learnerr.ErrSetting)
 	case p.Mtry < 0 || p.Mtry > d:
-		return fmt.Errorf("%w: Mtry %d must be in [0, %d]", ErrParams, p.Mtry, d)
+		return fmt.Errorf("tree: Mtry %d must be in [0, %d]: %w", p.Mtry, d, learnerr.ErrSetting)
 	}
 	return nil
 }

@@ -1,15 +1,18 @@
 package tree
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // Predict returns the tree's prediction for every row of X, which must
-// have the training set's number of columns (ErrDimension otherwise).
+// have the training set's number of columns (learnerr.ErrInput otherwise).
 // NaN marks NA and is routed as at training:
 //   - Surrogate: as rpart's predict (usesurrogate = 2): the first
 //     surrogate whose column is observed, else the child holding more
@@ -21,15 +24,18 @@ import (
 //     a stream seeded at fit time and by the row's index in X, so the
 //     same X always gets the same predictions.
 //
-// ±Inf is rejected (ErrInfinite), and so is NaN under NoMissing
-// (ErrMissing).
-func (t *Tree) Predict(X *mat.Dense) ([]float64, error) {
+// ±Inf is rejected (learnerr.ErrInput), and so is NaN under NoMissing.
+// A cancelled ctx returns its error before any work.
+func (t *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if X == nil || X.IsEmpty() {
-		return nil, fmt.Errorf("%w: X is empty, the tree needs %d columns", ErrDimension, t.d)
+		return nil, fmt.Errorf("tree: X is empty, the tree needs %d columns: %w", t.d, learnerr.ErrInput)
 	}
 	raw := X.RawMatrix()
 	if raw.Cols != t.d {
-		return nil, fmt.Errorf("%w: X has %d columns, the tree was fitted on %d", ErrDimension, raw.Cols, t.d)
+		return nil, fmt.Errorf("tree: X has %d columns, the tree was fitted on %d: %w", raw.Cols, t.d, learnerr.ErrInput)
 	}
 	if err := checkValues(raw, t.strategy); err != nil {
 		return nil, err
@@ -48,7 +54,7 @@ func (t *Tree) Predict(X *mat.Dense) ([]float64, error) {
 }
 
 // leaf returns the node where row stops.
-func (t *Tree) leaf(row []float64, rng *rand.Rand) int32 {
+func (t *Model) leaf(row []float64, rng *rand.Rand) int32 {
 	id := int32(0)
 	for {
 		nd := &t.nodes[id]
@@ -81,7 +87,7 @@ func (t *Tree) leaf(row []float64, rng *rand.Rand) int32 {
 
 // surrogateSide routes a row missing nd's primary variable as rpart's
 // predict does; 2 means "stop here".
-func (t *Tree) surrogateSide(nd *node, row []float64) int8 {
+func (t *Model) surrogateSide(nd *node, row []float64) int8 {
 	for _, su := range t.surr[nd.surLo:nd.surHi] {
 		if v := row[su.feature]; !math.IsNaN(v) {
 			if (v < su.thr) == su.lowLeft {

@@ -170,9 +170,9 @@ func checkRisk(t *testing.T, name string, st Strategy, gain Gain, X *mat.Dense, 
 
 // testRisk returns the mean squared error of tr on (X, y) and its
 // standard error.
-func testRisk(t *testing.T, tr *Tree, X *mat.Dense, y []float64) (float64, float64) {
+func testRisk(t *testing.T, tr *Model, X *mat.Dense, y []float64) (float64, float64) {
 	t.Helper()
-	pred, err := tr.Predict(X)
+	pred, err := tr.Predict(context.Background(), X)
 	if err != nil {
 		t.Fatal(err)
 	}

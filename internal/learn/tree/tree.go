@@ -8,11 +8,13 @@ import (
 
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
-// Tree is a fitted regression tree. It is immutable and safe for
+// Model is a fitted regression tree. It is immutable and safe for
 // concurrent Predict calls.
-type Tree struct {
+type Model struct {
 	nodes    []node
 	surr     []surrogate
 	d        int
@@ -20,7 +22,7 @@ type Tree struct {
 	seed     [2]uint64 // Prob: seed of the prediction-time coin flips
 }
 
-// node is one node of a Tree; feature < 0 marks a leaf.
+// node is one node of a tree; feature < 0 marks a leaf.
 type node struct {
 	feature    int32
 	child      [2]int32
@@ -44,7 +46,7 @@ func (nd *node) makeLeaf() {
 	nd.obs = [2]int32{}
 }
 
-func (t *Tree) addNode() int32 {
+func (t *Model) addNode() int32 {
 	t.nodes = append(t.nodes, node{})
 	t.nodes[len(t.nodes)-1].makeLeaf()
 	return int32(len(t.nodes) - 1)
@@ -55,10 +57,11 @@ func (t *Tree) addNode() int32 {
 // and the seed of Prob's prediction-time flips); it must not be nil.
 // With fewer than MinSplit rows the tree is a single leaf, as in rpart.
 // Under Strategy Surrogate rows whose every feature is NA are dropped
-// first, as rpart's na.rpart does. Errors wrap ErrParams, ErrEmpty,
-// ErrDimension, ErrTarget, ErrInfinite or ErrMissing, or the context's
-// error. Fit does not retain X or y.
-func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Rand) (*Tree, error) {
+// first, as rpart's na.rpart does. Errors wrap learnerr.ErrSetting (bad
+// Params) or learnerr.ErrInput (empty X, len(y) ≠ rows, a non-finite
+// target, ±Inf in X, NaN under NoMissing, a nil rng), or are the
+// context's error. Fit does not retain X or y.
+func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Rand) (*Model, error) {
 	return fit(ctx, X, y, nil, p, rng)
 }
 
@@ -66,16 +69,16 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 // bootstrap draw may repeat a row; a row drawn k times weighs k times,
 // exactly as if it were duplicated). Counts in Params count these
 // entries. Otherwise as Fit.
-func FitSample(ctx context.Context, X *mat.Dense, y []float64, rows []int, p Params, rng *rand.Rand) (*Tree, error) {
+func FitSample(ctx context.Context, X *mat.Dense, y []float64, rows []int, p Params, rng *rand.Rand) (*Model, error) {
 	if len(rows) == 0 {
-		return nil, fmt.Errorf("%w: no rows sampled", ErrEmpty)
+		return nil, fmt.Errorf("tree: no rows sampled: %w", learnerr.ErrInput)
 	}
 	return fit(ctx, X, y, rows, p, rng)
 }
 
-func fit(ctx context.Context, X *mat.Dense, y []float64, rows []int, p Params, rng *rand.Rand) (*Tree, error) {
+func fit(ctx context.Context, X *mat.Dense, y []float64, rows []int, p Params, rng *rand.Rand) (*Model, error) {
 	if rng == nil {
-		return nil, fmt.Errorf("%w: nil random source", ErrParams)
+		return nil, fmt.Errorf("tree: nil random source: %w", learnerr.ErrInput)
 	}
 	raw, err := checkTrain(X, y, p)
 	if err != nil {
@@ -86,7 +89,7 @@ func fit(ctx context.Context, X *mat.Dense, y []float64, rows []int, p Params, r
 		return nil, err
 	}
 	s := newSample(raw.Data, raw.Stride, raw.Cols, y, entries)
-	t := &Tree{d: raw.Cols, strategy: p.Strategy}
+	t := &Model{d: raw.Cols, strategy: p.Strategy}
 	t.addNode()
 	_, rootRisk := s.meanRisk(0, s.n)
 	g := &grower{ctx: ctx, p: p, s: s, rng: rng, t: t, alpha: rootAlpha(p.CP, rootRisk),
@@ -107,18 +110,18 @@ func fit(ctx context.Context, X *mat.Dense, y []float64, rows []int, p Params, r
 // checkTrain validates the training data and parameters.
 func checkTrain(X *mat.Dense, y []float64, p Params) (blas64.General, error) {
 	if X == nil || X.IsEmpty() {
-		return blas64.General{}, fmt.Errorf("%w: X has no rows or columns", ErrEmpty)
+		return blas64.General{}, fmt.Errorf("tree: X has no rows or columns: %w", learnerr.ErrInput)
 	}
 	raw := X.RawMatrix()
 	if len(y) != raw.Rows {
-		return raw, fmt.Errorf("%w: %d targets for %d rows", ErrDimension, len(y), raw.Rows)
+		return raw, fmt.Errorf("tree: %d targets for %d rows: %w", len(y), raw.Rows, learnerr.ErrInput)
 	}
 	if err := p.validate(raw.Cols); err != nil {
 		return raw, err
 	}
 	for i, v := range y {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return raw, fmt.Errorf("%w: y[%d] = %v", ErrTarget, i, v)
+			return raw, fmt.Errorf("tree: target y[%d] = %v is not finite: %w", i, v, learnerr.ErrInput)
 		}
 	}
 	return raw, checkValues(raw, p.Strategy)
@@ -129,10 +132,10 @@ func checkValues(raw blas64.General, st Strategy) error {
 	for i := range raw.Rows {
 		for j, v := range raw.Data[i*raw.Stride : i*raw.Stride+raw.Cols] {
 			if math.IsInf(v, 0) {
-				return fmt.Errorf("%w: X[%d, %d] = %v", ErrInfinite, i, j, v)
+				return fmt.Errorf("tree: X[%d, %d] = %v is infinite (NaN marks NA): %w", i, j, v, learnerr.ErrInput)
 			}
 			if st == NoMissing && math.IsNaN(v) {
-				return fmt.Errorf("%w: X[%d, %d] is NaN", ErrMissing, i, j)
+				return fmt.Errorf("tree: X[%d, %d] is NaN under strategy none (impute first): %w", i, j, learnerr.ErrInput)
 			}
 		}
 	}
@@ -165,7 +168,7 @@ func entryRows(raw blas64.General, rows []int, dropAllNA bool) ([]int32, error) 
 		out = make([]int32, 0, len(rows))
 		for _, r := range rows {
 			if r < 0 || r >= raw.Rows {
-				return nil, fmt.Errorf("%w: sampled row %d not in [0, %d)", ErrDimension, r, raw.Rows)
+				return nil, fmt.Errorf("tree: sampled row %d not in [0, %d): %w", r, raw.Rows, learnerr.ErrInput)
 			}
 			if keep(r) {
 				out = append(out, int32(r))
@@ -173,14 +176,14 @@ func entryRows(raw blas64.General, rows []int, dropAllNA bool) ([]int32, error) 
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%w: every sampled row is entirely NA", ErrEmpty)
+		return nil, fmt.Errorf("tree: every sampled row is entirely NA: %w", learnerr.ErrInput)
 	}
 	return out, nil
 }
 
 // fixComplexity lowers every node's complexity to at most its parent's
 // (floored at alpha), as rpart's make_cp_list does before reporting it.
-func (t *Tree) fixComplexity(id int32, parent, alpha float64) {
+func (t *Model) fixComplexity(id int32, parent, alpha float64) {
 	nd := &t.nodes[id]
 	nd.complexity = min(nd.complexity, parent)
 	if nd.feature < 0 {

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 func newRNG(a uint64) *rand.Rand { return rand.New(rand.NewPCG(a, 0x5eed)) }
@@ -20,8 +22,8 @@ func TestStrategyNames(t *testing.T) {
 			t.Errorf("ParseStrategy(%q) = %v, %v", s.String(), got, err)
 		}
 	}
-	if _, err := ParseStrategy("mean"); !errors.Is(err, ErrParams) {
-		t.Errorf("ParseStrategy(mean) error %v, want ErrParams", err)
+	if _, err := ParseStrategy("mean"); !errors.Is(err, learnerr.ErrSetting) {
+		t.Errorf("ParseStrategy(mean) error %v, want learnerr.ErrSetting", err)
 	}
 }
 
@@ -56,32 +58,32 @@ func TestErrors(t *testing.T) {
 		fit  func() error
 		want error
 	}{
-		{"nil rng", func() error { _, err := Fit(ctx, good, y, p, nil); return err }, ErrParams},
-		{"min bucket 0", func() error { q := p; q.MinBucket = 0; _, err := Fit(ctx, good, y, q, newRNG(1)); return err }, ErrParams},
-		{"negative cp", func() error { q := p; q.CP = -1; _, err := Fit(ctx, good, y, q, newRNG(1)); return err }, ErrParams},
-		{"NaN cp", func() error { q := p; q.CP = nan; _, err := Fit(ctx, good, y, q, newRNG(1)); return err }, ErrParams},
-		{"mtry > d", func() error { q := p; q.Mtry = 3; _, err := Fit(ctx, good, y, q, newRNG(1)); return err }, ErrParams},
-		{"unknown strategy", func() error { q := p; q.Strategy = 42; _, err := Fit(ctx, good, y, q, newRNG(1)); return err }, ErrParams},
-		{"unknown gain", func() error { q := p; q.Gain = 7; _, err := Fit(ctx, good, y, q, newRNG(1)); return err }, ErrParams},
-		{"nil X", func() error { _, err := Fit(ctx, nil, y, p, newRNG(1)); return err }, ErrEmpty},
-		{"empty X", func() error { _, err := Fit(ctx, &mat.Dense{}, y, p, newRNG(1)); return err }, ErrEmpty},
-		{"short y", func() error { _, err := Fit(ctx, good, y[:3], p, newRNG(1)); return err }, ErrDimension},
-		{"NaN y", func() error { _, err := Fit(ctx, good, []float64{1, nan, 3, 4}, p, newRNG(1)); return err }, ErrTarget},
-		{"Inf y", func() error { _, err := Fit(ctx, good, []float64{1, inf, 3, 4}, p, newRNG(1)); return err }, ErrTarget},
-		{"Inf X", func() error { _, err := Fit(ctx, with(2, 1, -inf), y, p, newRNG(1)); return err }, ErrInfinite},
+		{"nil rng", func() error { _, err := Fit(ctx, good, y, p, nil); return err }, learnerr.ErrInput},
+		{"min bucket 0", func() error { q := p; q.MinBucket = 0; _, err := Fit(ctx, good, y, q, newRNG(1)); return err }, learnerr.ErrSetting},
+		{"negative cp", func() error { q := p; q.CP = -1; _, err := Fit(ctx, good, y, q, newRNG(1)); return err }, learnerr.ErrSetting},
+		{"NaN cp", func() error { q := p; q.CP = nan; _, err := Fit(ctx, good, y, q, newRNG(1)); return err }, learnerr.ErrSetting},
+		{"mtry > d", func() error { q := p; q.Mtry = 3; _, err := Fit(ctx, good, y, q, newRNG(1)); return err }, learnerr.ErrSetting},
+		{"unknown strategy", func() error { q := p; q.Strategy = 42; _, err := Fit(ctx, good, y, q, newRNG(1)); return err }, learnerr.ErrSetting},
+		{"unknown gain", func() error { q := p; q.Gain = 7; _, err := Fit(ctx, good, y, q, newRNG(1)); return err }, learnerr.ErrSetting},
+		{"nil X", func() error { _, err := Fit(ctx, nil, y, p, newRNG(1)); return err }, learnerr.ErrInput},
+		{"empty X", func() error { _, err := Fit(ctx, &mat.Dense{}, y, p, newRNG(1)); return err }, learnerr.ErrInput},
+		{"short y", func() error { _, err := Fit(ctx, good, y[:3], p, newRNG(1)); return err }, learnerr.ErrInput},
+		{"NaN y", func() error { _, err := Fit(ctx, good, []float64{1, nan, 3, 4}, p, newRNG(1)); return err }, learnerr.ErrInput},
+		{"Inf y", func() error { _, err := Fit(ctx, good, []float64{1, inf, 3, 4}, p, newRNG(1)); return err }, learnerr.ErrInput},
+		{"Inf X", func() error { _, err := Fit(ctx, with(2, 1, -inf), y, p, newRNG(1)); return err }, learnerr.ErrInput},
 		{"NaN X, none", func() error {
 			q := p
 			q.Strategy = NoMissing
 			_, err := Fit(ctx, with(0, 0, nan), y, q, newRNG(1))
 			return err
-		}, ErrMissing},
-		{"rows out of range", func() error { _, err := FitSample(ctx, good, y, []int{0, 4}, p, newRNG(1)); return err }, ErrDimension},
-		{"no rows", func() error { _, err := FitSample(ctx, good, y, nil, p, newRNG(1)); return err }, ErrEmpty},
+		}, learnerr.ErrInput},
+		{"rows out of range", func() error { _, err := FitSample(ctx, good, y, []int{0, 4}, p, newRNG(1)); return err }, learnerr.ErrInput},
+		{"no rows", func() error { _, err := FitSample(ctx, good, y, nil, p, newRNG(1)); return err }, learnerr.ErrInput},
 		{"all rows all NA (surrogate)", func() error {
 			X := mat.NewDense(2, 1, []float64{nan, nan})
 			_, err := Fit(ctx, X, []float64{1, 2}, p, newRNG(1))
 			return err
-		}, ErrEmpty},
+		}, learnerr.ErrInput},
 		{"cancelled", func() error { _, err := Fit(cancelled, good, y, p, newRNG(1)); return err }, context.Canceled},
 	}
 	for _, c := range cases {
@@ -100,19 +102,61 @@ func TestPredictErrors(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := tr.Predict(mat.NewDense(1, 3, nil)); !errors.Is(err, ErrDimension) {
-			t.Errorf("%v: 3 columns: %v, want ErrDimension", st, err)
+		if _, err := tr.Predict(context.Background(), mat.NewDense(1, 3, nil)); !errors.Is(err, learnerr.ErrInput) {
+			t.Errorf("%v: 3 columns: %v, want learnerr.ErrInput", st, err)
 		}
-		if _, err := tr.Predict(nil); !errors.Is(err, ErrDimension) {
-			t.Errorf("%v: nil X: %v, want ErrDimension", st, err)
+		if _, err := tr.Predict(context.Background(), nil); !errors.Is(err, learnerr.ErrInput) {
+			t.Errorf("%v: nil X: %v, want learnerr.ErrInput", st, err)
 		}
-		if _, err := tr.Predict(mat.NewDense(1, 2, []float64{math.Inf(-1), 0})); !errors.Is(err, ErrInfinite) {
-			t.Errorf("%v: -Inf: %v, want ErrInfinite", st, err)
+		if _, err := tr.Predict(context.Background(), mat.NewDense(1, 2, []float64{math.Inf(-1), 0})); !errors.Is(err, learnerr.ErrInput) {
+			t.Errorf("%v: -Inf: %v, want learnerr.ErrInput", st, err)
 		}
-		_, err = tr.Predict(mat.NewDense(1, 2, []float64{math.NaN(), 0}))
-		if st == NoMissing && !errors.Is(err, ErrMissing) || st != NoMissing && err != nil {
+		_, err = tr.Predict(context.Background(), mat.NewDense(1, 2, []float64{math.NaN(), 0}))
+		if st == NoMissing && !errors.Is(err, learnerr.ErrInput) || st != NoMissing && err != nil {
 			t.Errorf("%v: NaN: %v", st, err)
 		}
+	}
+}
+
+// TestRegressor checks the shared learner shape: New rejects bad Params
+// with learnerr.ErrSetting, Regressor.Fit grows the tree Fit grows,
+// RootSplit reports the root, and Predict honours a cancelled context.
+func TestRegressor(t *testing.T) {
+	bad := PaperDefaults()
+	bad.MinBucket = 0
+	if _, err := New(bad); !errors.Is(err, learnerr.ErrSetting) {
+		t.Errorf("New(MinBucket 0) error %v, want learnerr.ErrSetting", err)
+	}
+	X := mat.NewDense(6, 1, []float64{1, 2, 3, 4, 5, 6})
+	y := []float64{0, 0, 0, 1, 1, 1}
+	p := PaperDefaults()
+	p.MinBucket, p.MinSplit = 1, 2
+	r, err := New(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	got, err := r.Fit(ctx, X, y, newRNG(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := Fit(ctx, X, y, p, newRNG(1))
+	a, _ := got.Predict(ctx, X)
+	b, _ := want.Predict(ctx, X)
+	if len(got.Nodes()) != len(want.Nodes()) || !slices.Equal(a, b) {
+		t.Errorf("Regressor.Fit: %d nodes predicting %v; Fit: %d nodes predicting %v", len(got.Nodes()), a, len(want.Nodes()), b)
+	}
+	if j, thr, ok := got.RootSplit(); !ok || j != 0 || thr != 3.5 {
+		t.Errorf("RootSplit() = %d, %v, %v; want 0, 3.5, true", j, thr, ok)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := got.Predict(cancelled, X); !errors.Is(err, context.Canceled) {
+		t.Errorf("Predict(cancelled) error %v, want context.Canceled", err)
+	}
+	leaf, _ := Fit(ctx, X, []float64{1, 1, 1, 1, 1, 1}, p, newRNG(1))
+	if _, _, ok := leaf.RootSplit(); ok {
+		t.Error("RootSplit() of a single leaf: ok = true")
 	}
 }
 
@@ -142,7 +186,7 @@ func TestSingleLeaf(t *testing.T) {
 		for _, v := range c.y {
 			mean += v / float64(len(c.y))
 		}
-		got, _ := tr.Predict(c.X)
+		got, _ := tr.Predict(context.Background(), c.X)
 		if tr.NumLeaves() != 1 || tr.Depth() != 0 || math.Abs(got[0]-mean) > 1e-12 {
 			t.Errorf("%s: %d leaves, depth %d, prediction %v; want 1 leaf predicting %v", c.name, tr.NumLeaves(), tr.Depth(), got[0], mean)
 		}
@@ -170,7 +214,7 @@ func TestStepFunction(t *testing.T) {
 		if r.Threshold != (0.25+0.4)/2 || tr.NumLeaves() != 2 {
 			t.Errorf("%v: threshold %v with %d leaves, want 0.325 and 2", st, r.Threshold, tr.NumLeaves())
 		}
-		got, _ := tr.Predict(mat.NewDense(3, 1, []float64{0.3249, 0.325, 10}))
+		got, _ := tr.Predict(context.Background(), mat.NewDense(3, 1, []float64{0.3249, 0.325, 10}))
 		if !slices.Equal(got, []float64{0, 5, 5}) {
 			t.Errorf("%v: predictions %v, want [0 5 5] (x < threshold goes left)", st, got)
 		}
