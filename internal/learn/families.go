@@ -158,12 +158,11 @@ var ctreeFamily = func() Family {
 			if strategy == Surrogate {
 				p.MaxSurrogate = s.Int("maxsurrogate")
 			}
-			return adaptFit(func(ctx context.Context, X *mat.Dense, y []float64, rng *rand.Rand) (*ctree.Tree, error) {
-				return ctree.Fit(ctx, X, y, p, rng)
-			}, (*ctree.Tree).Predict, func(t *ctree.Tree) (int, float64, bool) {
-				r := t.Root()
-				return r.Feature, r.Threshold, !r.Leaf
-			}), nil
+			r, err := ctree.New(p)
+			if err != nil {
+				return nil, err
+			}
+			return Adapt(r), nil
 		},
 	}
 }()

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 func rng0() *rand.Rand { return rand.New(rand.NewPCG(7, 7)) }
@@ -45,23 +47,23 @@ func TestBadInput(t *testing.T) {
 		rng  *rand.Rand
 		want error
 	}{
-		{"NaN in y", X, nanY, PaperDefaults(), rng0(), ErrTarget},
-		{"Inf in y", X, infY, PaperDefaults(), rng0(), ErrTarget},
-		{"Inf in X", withInf, y, PaperDefaults(), rng0(), ErrInfinite},
-		{"nil X", nil, y, PaperDefaults(), rng0(), ErrEmpty},
-		{"empty X", &mat.Dense{}, nil, PaperDefaults(), rng0(), ErrEmpty},
-		{"short y", X, y[:10], PaperDefaults(), rng0(), ErrDimension},
-		{"nil rng", X, y, PaperDefaults(), nil, ErrParams},
-		{"MinBucket 0", X, y, bad(func(p *Params) { p.MinBucket = 0 }), rng0(), ErrParams},
-		{"MinCriterion 1.5", X, y, bad(func(p *Params) { p.MinCriterion = 1.5 }), rng0(), ErrParams},
-		{"MinCriterion NaN", X, y, bad(func(p *Params) { p.MinCriterion = math.NaN() }), rng0(), ErrParams},
-		{"MinProb -1", X, y, bad(func(p *Params) { p.MinProb = -1 }), rng0(), ErrParams},
-		{"MinSplit -1", X, y, bad(func(p *Params) { p.MinSplit = -1 }), rng0(), ErrParams},
-		{"MaxDepth -1", X, y, bad(func(p *Params) { p.MaxDepth = -1 }), rng0(), ErrParams},
-		{"MaxSurrogate -1", X, y, bad(func(p *Params) { p.MaxSurrogate = -1 }), rng0(), ErrParams},
-		{"SplitTry 0", X, y, bad(func(p *Params) { p.SplitTry = 0 }), rng0(), ErrParams},
-		{"TestType 9", X, y, bad(func(p *Params) { p.TestType = 9 }), rng0(), ErrParams},
-		{"Missing 9", X, y, bad(func(p *Params) { p.Missing = 9 }), rng0(), ErrParams},
+		{"NaN in y", X, nanY, PaperDefaults(), rng0(), learnerr.ErrInput},
+		{"Inf in y", X, infY, PaperDefaults(), rng0(), learnerr.ErrInput},
+		{"Inf in X", withInf, y, PaperDefaults(), rng0(), learnerr.ErrInput},
+		{"nil X", nil, y, PaperDefaults(), rng0(), learnerr.ErrInput},
+		{"empty X", &mat.Dense{}, nil, PaperDefaults(), rng0(), learnerr.ErrInput},
+		{"short y", X, y[:10], PaperDefaults(), rng0(), learnerr.ErrInput},
+		{"nil rng", X, y, PaperDefaults(), nil, learnerr.ErrInput},
+		{"MinBucket 0", X, y, bad(func(p *Params) { p.MinBucket = 0 }), rng0(), learnerr.ErrSetting},
+		{"MinCriterion 1.5", X, y, bad(func(p *Params) { p.MinCriterion = 1.5 }), rng0(), learnerr.ErrSetting},
+		{"MinCriterion NaN", X, y, bad(func(p *Params) { p.MinCriterion = math.NaN() }), rng0(), learnerr.ErrSetting},
+		{"MinProb -1", X, y, bad(func(p *Params) { p.MinProb = -1 }), rng0(), learnerr.ErrSetting},
+		{"MinSplit -1", X, y, bad(func(p *Params) { p.MinSplit = -1 }), rng0(), learnerr.ErrSetting},
+		{"MaxDepth -1", X, y, bad(func(p *Params) { p.MaxDepth = -1 }), rng0(), learnerr.ErrSetting},
+		{"MaxSurrogate -1", X, y, bad(func(p *Params) { p.MaxSurrogate = -1 }), rng0(), learnerr.ErrSetting},
+		{"SplitTry 0", X, y, bad(func(p *Params) { p.SplitTry = 0 }), rng0(), learnerr.ErrSetting},
+		{"TestType 9", X, y, bad(func(p *Params) { p.TestType = 9 }), rng0(), learnerr.ErrSetting},
+		{"Missing 9", X, y, bad(func(p *Params) { p.Missing = 9 }), rng0(), learnerr.ErrSetting},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -88,15 +90,46 @@ func TestPredictBadInput(t *testing.T) {
 		X    *mat.Dense
 		want error
 	}{
-		{"too few columns", mat.NewDense(2, 2, nil), ErrDimension},
-		{"too many columns", mat.NewDense(2, 4, nil), ErrDimension},
-		{"nil", nil, ErrDimension},
-		{"empty", &mat.Dense{}, ErrDimension},
-		{"Inf", inf, ErrInfinite},
+		{"too few columns", mat.NewDense(2, 2, nil), learnerr.ErrInput},
+		{"too many columns", mat.NewDense(2, 4, nil), learnerr.ErrInput},
+		{"nil", nil, learnerr.ErrInput},
+		{"empty", &mat.Dense{}, learnerr.ErrInput},
+		{"Inf", inf, learnerr.ErrInput},
 	} {
-		if _, err := tr.Predict(tc.X); !errors.Is(err, tc.want) {
+		if _, err := tr.Predict(context.Background(), tc.X); !errors.Is(err, tc.want) {
 			t.Errorf("%s: error %v, want %v", tc.name, err, tc.want)
 		}
+	}
+}
+
+// TestRegressor checks the shared learner shape: New rejects bad Params
+// with learnerr.ErrSetting, Regressor.Fit grows the tree Fit grows,
+// RootSplit names the root's split, and Predict honours a cancelled ctx.
+func TestRegressor(t *testing.T) {
+	bad := PaperDefaults()
+	bad.MinBucket = 0
+	if _, err := New(bad); !errors.Is(err, learnerr.ErrSetting) {
+		t.Errorf("New(MinBucket 0) error %v, want learnerr.ErrSetting", err)
+	}
+	X, y := linearData(200, 3, rng0())
+	r, err := New(PaperDefaults())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	got, err := r.Fit(ctx, X, y, rng0())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := Fit(ctx, X, y, PaperDefaults(), rng0())
+	root := want.Root()
+	if j, thr, ok := got.RootSplit(); !ok || root.Leaf || j != root.Feature || thr != root.Threshold || j != 0 {
+		t.Errorf("RootSplit() = %d, %v, %v; want %d, %v (the signal column 0)", j, thr, ok, root.Feature, root.Threshold)
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := got.Predict(cancelled, X); !errors.Is(err, context.Canceled) {
+		t.Errorf("Predict(cancelled) error %v, want context.Canceled", err)
 	}
 }
 
@@ -152,7 +185,7 @@ func TestDegenerateData(t *testing.T) {
 			if tc.leaf && !relClose(root.Value, mean(tc.y), 1e-12) {
 				t.Errorf("leaf value %v, want mean %v", root.Value, mean(tc.y))
 			}
-			pred, err := tr.Predict(tc.X)
+			pred, err := tr.Predict(context.Background(), tc.X)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -44,7 +44,7 @@ func BenchmarkFitPredict(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := tr.Predict(bc.Xt); err != nil {
+				if _, err := tr.Predict(context.Background(), bc.Xt); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // FuzzFit fits trees on arbitrary small data (ties, NaN, occasional ±Inf
@@ -50,7 +52,7 @@ func FuzzFit(f *testing.F) {
 		}
 		tr, err := Fit(context.Background(), X, y, p, rand.New(rand.NewPCG(1, 1)))
 		if err != nil {
-			for _, s := range []error{ErrParams, ErrEmpty, ErrDimension, ErrTarget, ErrInfinite} {
+			for _, s := range []error{learnerr.ErrSetting, learnerr.ErrInput} {
 				if errors.Is(err, s) {
 					return
 				}
@@ -90,7 +92,7 @@ func fuzzValue(c byte) float64 {
 	return float64(int(c)%25) / 4
 }
 
-func checkFuzzTree(t *testing.T, tr *Tree, X *mat.Dense, y []float64) {
+func checkFuzzTree(t *testing.T, tr *Model, X *mat.Dense, y []float64) {
 	t.Helper()
 	nodes := tr.Nodes()
 	if nodes[0].N != len(y) {
@@ -108,7 +110,7 @@ func checkFuzzTree(t *testing.T, tr *Tree, X *mat.Dense, y []float64) {
 		na.Set(0, j, math.NaN())
 	}
 	for _, Xt := range []*mat.Dense{X, na} {
-		pred, err := tr.Predict(Xt)
+		pred, err := tr.Predict(context.Background(), Xt)
 		if err != nil {
 			t.Fatalf("Predict: %v", err)
 		}

@@ -102,7 +102,7 @@ func withMask(X *mat.Dense, k int) *mat.Dense {
 
 // byPath indexes nodes by path: "r" for the root, then 0 for the x ≤ u
 // child and 1 for the other.
-func byPath(tr *Tree) map[string]NodeInfo {
+func byPath(tr *Model) map[string]NodeInfo {
 	nodes := tr.Nodes()
 	out := map[string]NodeInfo{}
 	var walk func(i int, p string)
@@ -216,13 +216,13 @@ func checkSurrogates(t *testing.T, got map[string]NodeInfo, want learntest.Table
 	}
 }
 
-func checkPredictions(t *testing.T, tr *Tree, Xt, X *mat.Dense, want learntest.Table) {
+func checkPredictions(t *testing.T, tr *Model, Xt, X *mat.Dense, want learntest.Table) {
 	t.Helper()
-	pt, err := tr.Predict(Xt)
+	pt, err := tr.Predict(context.Background(), Xt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr, err := tr.Predict(X)
+	pr, err := tr.Predict(context.Background(), X)
 	if err != nil {
 		t.Fatal(err)
 	}

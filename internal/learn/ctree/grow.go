@@ -10,7 +10,7 @@ import (
 type grower struct {
 	ctx     context.Context
 	p       Params
-	t       *Tree
+	t       *Model
 	cols    [][]float64 // column-major copy of X
 	y       []float64
 	rng     *rand.Rand

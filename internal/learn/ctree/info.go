@@ -44,7 +44,7 @@ type SurrogateInfo struct {
 }
 
 // Nodes returns every node in preorder; Nodes()[0] is the root.
-func (t *Tree) Nodes() []NodeInfo {
+func (t *Model) Nodes() []NodeInfo {
 	out := make([]NodeInfo, len(t.nodes))
 	for i := range t.nodes {
 		out[i] = t.info(i)
@@ -55,9 +55,9 @@ func (t *Tree) Nodes() []NodeInfo {
 // Root describes the root node: its Feature (-1 if the tree is a single
 // leaf), Threshold and Tests are the tree's root variable, split point
 // and per-variable root statistics.
-func (t *Tree) Root() NodeInfo { return t.info(0) }
+func (t *Model) Root() NodeInfo { return t.info(0) }
 
-func (t *Tree) info(i int) NodeInfo {
+func (t *Model) info(i int) NodeInfo {
 	nd := &t.nodes[i]
 	ni := NodeInfo{ID: i, Depth: int(nd.depth), Leaf: nd.feature < 0, Feature: int(nd.feature),
 		Left: -1, Right: -1, N: int(nd.n), Value: nd.value}
@@ -76,7 +76,7 @@ func (t *Tree) info(i int) NodeInfo {
 }
 
 // NumLeaves returns the number of leaves.
-func (t *Tree) NumLeaves() int {
+func (t *Model) NumLeaves() int {
 	k := 0
 	for i := range t.nodes {
 		if t.nodes[i].feature < 0 {
@@ -87,7 +87,7 @@ func (t *Tree) NumLeaves() int {
 }
 
 // Depth returns the largest node depth (0 for a single leaf).
-func (t *Tree) Depth() int {
+func (t *Model) Depth() int {
 	d := 0
 	for i := range t.nodes {
 		d = max(d, int(t.nodes[i].depth))
@@ -96,7 +96,7 @@ func (t *Tree) Depth() int {
 }
 
 // NumFeatures returns the number of columns the tree was fitted on.
-func (t *Tree) NumFeatures() int { return t.d }
+func (t *Model) NumFeatures() int { return t.d }
 
 // Params returns the controls the tree was fitted with.
-func (t *Tree) Params() Params { return t.p }
+func (t *Model) Params() Params { return t.p }

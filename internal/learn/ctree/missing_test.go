@@ -55,7 +55,7 @@ func TestMajority(t *testing.T) {
 		if l, r := nodes[root.Left].Value, nodes[root.Right].Value; !relClose(l, tc.leftMean, 1e-12) || !relClose(r, tc.rightMean, 1e-12) {
 			t.Errorf("cut %d: leaf means %v, %v; want %v, %v", tc.cut, l, r, tc.leftMean, tc.rightMean)
 		}
-		pred, _ := tr.Predict(mat.NewDense(1, 1, []float64{math.NaN()}))
+		pred, _ := tr.Predict(context.Background(), mat.NewDense(1, 1, []float64{math.NaN()}))
 		want := tc.rightMean
 		if tc.left {
 			want = tc.leftMean
@@ -111,8 +111,8 @@ func TestRandom(t *testing.T) {
 	for i := range m {
 		Xt.Set(i, 0, math.NaN())
 	}
-	p1, _ := tr.Predict(Xt)
-	p2, _ := tr.Predict(Xt)
+	p1, _ := tr.Predict(context.Background(), Xt)
+	p2, _ := tr.Predict(context.Background(), Xt)
 	left := 0
 	for i := range m {
 		if p1[i] != p2[i] {
@@ -184,9 +184,9 @@ func TestSurrogateCopy(t *testing.T) {
 		}
 	}
 	m := len(full) / 3
-	pf, _ := tr.Predict(mat.NewDense(m, 3, full))
-	p1, _ := tr.Predict(mat.NewDense(m, 3, miss1))
-	p2, _ := tr.Predict(mat.NewDense(m, 3, miss2))
+	pf, _ := tr.Predict(context.Background(), mat.NewDense(m, 3, full))
+	p1, _ := tr.Predict(context.Background(), mat.NewDense(m, 3, miss1))
+	p2, _ := tr.Predict(context.Background(), mat.NewDense(m, 3, miss2))
 	for i := range m {
 		if p1[i] != pf[i] || p2[i] != pf[i] {
 			t.Fatalf("row %d: complete %v, x1 NA %v, x2 NA %v", i, pf[i], p1[i], p2[i])
@@ -270,11 +270,11 @@ func TestConcurrentPredict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := tr.Predict(X)
+	want, _ := tr.Predict(context.Background(), X)
 	errs := make(chan error, 4)
 	for range 4 {
 		go func() {
-			got, err := tr.Predict(X)
+			got, err := tr.Predict(context.Background(), X)
 			if err == nil && !slices.Equal(got, want) {
 				err = errors.New("concurrent predictions differ")
 			}

@@ -1,25 +1,10 @@
 package ctree
 
 import (
-	"errors"
 	"fmt"
 	"math"
-)
 
-// Sentinel errors. Every error returned by this package wraps one of them.
-var (
-	// ErrParams reports an invalid Params value or a nil random source.
-	ErrParams = errors.New("ctree: invalid parameters")
-	// ErrEmpty reports a training set with no rows or no columns.
-	ErrEmpty = errors.New("ctree: empty data")
-	// ErrDimension reports mismatched sizes: len(y) ≠ rows of X, or a
-	// test set whose column count differs from the training set's.
-	ErrDimension = errors.New("ctree: dimension mismatch")
-	// ErrTarget reports a NaN or ±Inf target value.
-	ErrTarget = errors.New("ctree: non-finite target")
-	// ErrInfinite reports a ±Inf feature value (NaN marks NA; Inf is never
-	// a valid value).
-	ErrInfinite = errors.New("ctree: infinite feature value")
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // TestType says how the per-variable p-values of a node are adjusted
@@ -114,20 +99,20 @@ func PartykitDefaults() Params {
 func (p Params) validate() error {
 	switch {
 	case p.TestType != Bonferroni && p.TestType != Univariate:
-		return fmt.Errorf("%w: unknown test type %d", ErrParams, int(p.TestType))
+		return fmt.Errorf("ctree: unknown test type %d: %w", int(p.TestType), learnerr.ErrSetting)
 	case p.Missing != Majority && p.Missing != Random:
-		return fmt.Errorf("%w: unknown missing rule %d", ErrParams, int(p.Missing))
+		return fmt.Errorf("ctree: unknown missing rule %d: %w", int(p.Missing), learnerr.ErrSetting)
 	case !(p.MinCriterion >= 0 && p.MinCriterion <= 1):
-		return fmt.Errorf("%w: MinCriterion %v must be in [0, 1]", ErrParams, p.MinCriterion)
+		return fmt.Errorf("ctree: MinCriterion %v must be in [0, 1]: %w", p.MinCriterion, learnerr.ErrSetting)
 	case !(p.MinProb >= 0 && p.MinProb <= 1):
-		return fmt.Errorf("%w: MinProb %v must be in [0, 1]", ErrParams, p.MinProb)
+		return fmt.Errorf("ctree: MinProb %v must be in [0, 1]: %w", p.MinProb, learnerr.ErrSetting)
 	case p.MinBucket < 1:
-		return fmt.Errorf("%w: MinBucket %d must be ≥ 1", ErrParams, p.MinBucket)
+		return fmt.Errorf("ctree: MinBucket %d must be ≥ 1: %w", p.MinBucket, learnerr.ErrSetting)
 	case p.MinSplit < 0 || p.MaxDepth < 0 || p.MaxSurrogate < 0:
-		return fmt.Errorf("%w: MinSplit %d, MaxDepth %d and MaxSurrogate %d must be ≥ 0",
-			ErrParams, p.MinSplit, p.MaxDepth, p.MaxSurrogate)
+		return fmt.Errorf("ctree: MinSplit %d, MaxDepth %d and MaxSurrogate %d must be ≥ 0: %w",
+			p.MinSplit, p.MaxDepth, p.MaxSurrogate, learnerr.ErrSetting)
 	case p.SplitTry < 1:
-		return fmt.Errorf("%w: SplitTry %d must be ≥ 1", ErrParams, p.SplitTry)
+		return fmt.Errorf("ctree: SplitTry %d must be ≥ 1: %w", p.SplitTry, learnerr.ErrSetting)
 	}
 	return nil
 }

@@ -1,28 +1,36 @@
 package ctree
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // Predict returns the tree's prediction, the mean training target of the
 // leaf a row reaches, for every row of X, which must have the training
-// set's number of columns (ErrDimension otherwise; ±Inf: ErrInfinite).
+// set's number of columns; a mismatch or ±Inf is an error wrapping
+// learnerr.ErrInput, and a cancelled ctx returns its error before any
+// work.
 // A row missing a split variable (NaN) follows the split's surrogates in
 // order, then the Missing rule: Majority sends it to the child holding
 // more observed training rows; Random sends it left with the observed
 // training proportion, drawn from a stream seeded at fit time and by the
 // row's index in X, so the same X always gets the same predictions.
-func (t *Tree) Predict(X *mat.Dense) ([]float64, error) {
+func (t *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if X == nil || X.IsEmpty() {
-		return nil, fmt.Errorf("%w: X is empty, the tree needs %d columns", ErrDimension, t.d)
+		return nil, fmt.Errorf("ctree: X is empty, the tree needs %d columns: %w", t.d, learnerr.ErrInput)
 	}
 	raw := X.RawMatrix()
 	if raw.Cols != t.d {
-		return nil, fmt.Errorf("%w: X has %d columns, the tree was fitted on %d", ErrDimension, raw.Cols, t.d)
+		return nil, fmt.Errorf("ctree: X has %d columns, the tree was fitted on %d: %w", raw.Cols, t.d, learnerr.ErrInput)
 	}
 	if err := checkInf(raw.Data, raw.Rows, raw.Cols, raw.Stride); err != nil {
 		return nil, err
@@ -40,7 +48,7 @@ func (t *Tree) Predict(X *mat.Dense) ([]float64, error) {
 }
 
 // leaf returns the index of the leaf row reaches.
-func (t *Tree) leaf(row []float64, rng *rand.Rand) int32 {
+func (t *Model) leaf(row []float64, rng *rand.Rand) int32 {
 	id := int32(0)
 	for {
 		nd := &t.nodes[id]
@@ -62,7 +70,7 @@ func (t *Tree) leaf(row []float64, rng *rand.Rand) int32 {
 }
 
 // naLeft routes a row missing nd's split variable.
-func (t *Tree) naLeft(nd *node, row []float64, rng *rand.Rand) bool {
+func (t *Model) naLeft(nd *node, row []float64, rng *rand.Rand) bool {
 	for _, s := range t.surr[nd.surLo:nd.surHi] {
 		if v := row[s.feature]; !math.IsNaN(v) {
 			return v <= s.thr == s.lowLeft

@@ -108,7 +108,7 @@ func maxObserved(X *mat.Dense, rows []int, primary, j int) (float64, int) {
 
 // nodeRows returns, per node index, the training rows reaching it under
 // Majority routing.
-func nodeRows(tr *Tree, X *mat.Dense) map[int][]int {
+func nodeRows(tr *Model, X *mat.Dense) map[int][]int {
 	out := map[int][]int{}
 	n, _ := X.Dims()
 	for i := range n {

@@ -7,11 +7,13 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
-// Tree is a fitted conditional inference tree. It is immutable and safe
+// Model is a fitted conditional inference tree. It is immutable and safe
 // for concurrent Predict calls.
-type Tree struct {
+type Model struct {
 	nodes []node
 	tests []VarTest   // node tests are tests[testLo:testHi]
 	surr  []surrogate // node surrogates are surr[surLo:surHi]
@@ -20,7 +22,7 @@ type Tree struct {
 	seed  [2]uint64 // Random: seed of the prediction-time draws
 }
 
-// node is one node of a Tree, in preorder; feature < 0 marks a leaf.
+// node is one node of a tree, in preorder; feature < 0 marks a leaf.
 type node struct {
 	feature        int32
 	left, right    int32
@@ -65,7 +67,7 @@ type surrogate struct {
 //   - Under Random, leaf means use the training rows as routed while
 //     growing; partykit re-draws the NA rows' sides when it computes the
 //     fitted nodes.
-//   - ±Inf features are rejected (ErrInfinite); an all-NA column is
+//   - ±Inf features are rejected (learnerr.ErrInput); an all-NA column is
 //     simply never tested (partykit's inum() fails on it).
 //   - Statistics use centred sums instead of libcoin's raw moments (equal
 //     to rounding).
@@ -74,11 +76,12 @@ type surrogate struct {
 //
 // rng is the only source of randomness (Random routing at fit time and
 // the seed of prediction-time draws); it must not be nil. Errors wrap
-// ErrParams, ErrEmpty, ErrDimension, ErrTarget or ErrInfinite, or the
+// learnerr.ErrSetting (bad Params) or learnerr.ErrInput (empty X, len(y)
+// ≠ rows, a non-finite target, ±Inf in X, a nil rng), or are the
 // context's error. Fit does not retain X or y.
-func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Rand) (*Tree, error) {
+func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Rand) (*Model, error) {
 	if rng == nil {
-		return nil, fmt.Errorf("%w: nil random source", ErrParams)
+		return nil, fmt.Errorf("ctree: nil random source: %w", learnerr.ErrInput)
 	}
 	if err := p.validate(); err != nil {
 		return nil, err
@@ -88,7 +91,7 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 		return nil, err
 	}
 	n := len(y)
-	t := &Tree{d: len(cols), p: p}
+	t := &Model{d: len(cols), p: p}
 	g := &grower{ctx: ctx, p: p, t: t, cols: cols, y: y, rng: rng,
 		rows: make([]int32, n), scratch: make([]int32, n), side: make([]int8, n),
 		z: make([]float64, n), cut: newCutter(cols)}
@@ -108,15 +111,15 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 // checkTrain validates X and y and returns X's columns (copied).
 func checkTrain(X *mat.Dense, y []float64) ([][]float64, error) {
 	if X == nil || X.IsEmpty() {
-		return nil, fmt.Errorf("%w: X has no rows or columns", ErrEmpty)
+		return nil, fmt.Errorf("ctree: X has no rows or columns: %w", learnerr.ErrInput)
 	}
 	raw := X.RawMatrix()
 	if len(y) != raw.Rows {
-		return nil, fmt.Errorf("%w: %d targets for %d rows", ErrDimension, len(y), raw.Rows)
+		return nil, fmt.Errorf("ctree: %d targets for %d rows: %w", len(y), raw.Rows, learnerr.ErrInput)
 	}
 	for i, v := range y {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%w: y[%d] = %v", ErrTarget, i, v)
+			return nil, fmt.Errorf("ctree: target y[%d] = %v is not finite: %w", i, v, learnerr.ErrInput)
 		}
 	}
 	if err := checkInf(raw.Data, raw.Rows, raw.Cols, raw.Stride); err != nil {
@@ -138,7 +141,7 @@ func checkInf(data []float64, rows, cols, stride int) error {
 	for i := range rows {
 		for j, v := range data[i*stride : i*stride+cols] {
 			if math.IsInf(v, 0) {
-				return fmt.Errorf("%w: X[%d, %d] = %v", ErrInfinite, i, j, v)
+				return fmt.Errorf("ctree: X[%d, %d] = %v is infinite (NaN marks NA): %w", i, j, v, learnerr.ErrInput)
 			}
 		}
 	}
