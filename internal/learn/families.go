@@ -125,12 +125,11 @@ var boostFamily = func() Family {
 					return nil, err
 				}
 			}
-			if err := p.Validate(); err != nil {
+			r, err := boost.New(p)
+			if err != nil {
 				return nil, err
 			}
-			return adaptFit(func(ctx context.Context, X *mat.Dense, y []float64, rng *rand.Rand) (*boost.Model, error) {
-				return boost.Fit(ctx, X, y, p, rng)
-			}, (*boost.Model).Predict, nil), nil
+			return Adapt(r), nil
 		},
 	}
 }()

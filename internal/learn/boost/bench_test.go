@@ -20,7 +20,7 @@ func BenchmarkFitPredict(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := m.Predict(Xte); err != nil {
+		if _, err := m.Predict(context.Background(), Xte); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -36,7 +36,7 @@ func BenchmarkPredict(b *testing.B) {
 		b.Fatal(err)
 	}
 	for b.Loop() {
-		if _, err := m.Predict(Xte); err != nil {
+		if _, err := m.Predict(context.Background(), Xte); err != nil {
 			b.Fatal(err)
 		}
 	}

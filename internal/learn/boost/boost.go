@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // Model is a fitted boosted ensemble. It is immutable and safe for
@@ -59,9 +61,11 @@ type Model struct {
 //
 // rng is reserved for future subsampling: the fit uses no randomness, so
 // it is deterministic, but rng must not be nil. Fit checks ctx between
-// rounds. Data errors wrap ErrInput, parameter errors ErrParams; Fit does
-// not retain X or y. Cost: O(n·d·log n) once, then per round O(n·d) per
-// tree level (about twice that for features with missing values).
+// rounds. Data errors (empty or mismatched matrices, NaN or ±Inf targets,
+// ±Inf features, values beyond float32 range, a training column without
+// any observed value, a nil rng) wrap learnerr.ErrInput, parameter errors
+// learnerr.ErrSetting; Fit does not retain X or y. Cost: O(n·d·log n)
+// once, then per round O(n·d) per tree level (about twice that for features with missing values).
 func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Rand) (*Model, error) {
 	return fit(ctx, X, y, p, rng, nil)
 }
@@ -72,7 +76,7 @@ func fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 		return nil, err
 	}
 	if rng == nil {
-		return nil, fmt.Errorf("%w: nil random source", ErrParams)
+		return nil, fmt.Errorf("boost: nil random source: %w", learnerr.ErrInput)
 	}
 	ds, err := newDataset(X, y)
 	if err != nil {
@@ -116,15 +120,19 @@ func (t *tree) resolve(id int32) float32 {
 // Predict returns BaseScore plus the sum of all trees' leaf values for
 // each row of X (n × d, NaN = missing), accumulated in float32 tree by
 // tree as XGBoost does. Features are rounded to float32 before the
-// comparisons. Errors wrap ErrInput: a column count differing from
-// training, ±Inf or values beyond float32 range.
-func (m *Model) Predict(X *mat.Dense) ([]float64, error) {
+// comparisons. Errors wrap learnerr.ErrInput: a column count differing
+// from training, ±Inf or values beyond float32 range; a cancelled ctx
+// returns its error before any work.
+func (m *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	n, d, err := dims(X)
 	if err != nil {
 		return nil, err
 	}
 	if d != m.d {
-		return nil, fmt.Errorf("%w: %d columns, the model was trained on %d", ErrInput, d, m.d)
+		return nil, fmt.Errorf("boost: X has %d columns, the model was trained on %d: %w", d, m.d, learnerr.ErrInput)
 	}
 	x, err := features(X, n, d)
 	if err != nil {
@@ -144,3 +152,26 @@ func (m *Model) Predict(X *mat.Dense) ([]float64, error) {
 
 // Trees returns the number of trees (boosting rounds) of the model.
 func (m *Model) Trees() int { return len(m.roots) }
+
+// Regressor is a boosting learner with fixed Params: the shape every
+// learner package shares (New, Regressor.Fit, Model.Predict), so that
+// package learn adapts them all with one generic adapter. It is immutable
+// and safe for concurrent use.
+type Regressor struct{ p Params }
+
+// New checks p (see Params.Validate) and returns the learner. Errors wrap
+// learnerr.ErrSetting.
+func New(p Params) (*Regressor, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return &Regressor{p: p}, nil
+}
+
+// Params returns the learner's parameters.
+func (r *Regressor) Params() Params { return r.p }
+
+// Fit is Fit(ctx, X, y, r.Params(), rng).
+func (r *Regressor) Fit(ctx context.Context, X *mat.Dense, y []float64, rng *rand.Rand) (*Model, error) {
+	return Fit(ctx, X, y, r.p, rng)
+}

@@ -88,7 +88,7 @@ func TestQuadraticR2(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pred, err := m.Predict(Xte)
+		pred, err := m.Predict(context.Background(), Xte)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +131,7 @@ func TestMissingVersusObserved(t *testing.T) {
 			root.feat, root.thresh, root.defLeft, root.loss)
 	}
 	test := mat.NewDense(5, 1, []float64{-100, 3, 6, 7, nan})
-	pred, err := m.Predict(test)
+	pred, err := m.Predict(context.Background(), test)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +156,7 @@ func TestDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if preds[k], err = m.Predict(X); err != nil {
+		if preds[k], err = m.Predict(context.Background(), X); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -177,11 +177,11 @@ func TestConcurrentPredict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, _ := m.Predict(X)
+	want, _ := m.Predict(context.Background(), X)
 	var wg sync.WaitGroup
 	for range 4 {
 		wg.Go(func() {
-			got, err := m.Predict(X)
+			got, err := m.Predict(context.Background(), X)
 			if err != nil {
 				t.Error(err)
 				return
@@ -216,7 +216,7 @@ func TestZeroRounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pred, _ := m.Predict(X)
+	pred, _ := m.Predict(context.Background(), X)
 	for i, v := range pred {
 		if v != 0.5 {
 			t.Fatalf("row %d: %v, want base score 0.5", i, v)

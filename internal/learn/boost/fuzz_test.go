@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // fuzzValue decodes two bytes into a feature or target value: mostly
@@ -29,10 +31,10 @@ func fuzzValue(a, b byte) float64 {
 }
 
 // FuzzFit feeds arbitrary small data sets and parameters to Fit and
-// Predict: they must return a model or an error wrapping ErrInput or
-// ErrParams, never panic; a fitted model must predict finite values for
-// its own training rows (all inputs are below 128 in magnitude) and fit
-// deterministically.
+// Predict: they must return a model or an error wrapping
+// learnerr.ErrInput or learnerr.ErrSetting, never panic; a fitted model
+// must predict finite values for its own training rows (all inputs are
+// below 128 in magnitude) and fit deterministically.
 func FuzzFit(f *testing.F) {
 	f.Add([]byte{2, 3, 4, 1, 1, 0, 1, 0, 2, 0, 0xff, 0, 3, 0, 1, 0, 0xff, 0, 5, 0, 2, 0, 1, 0, 7, 0})
 	f.Add([]byte{1, 1, 1, 0, 0, 0, 0xff, 0, 0xff, 0, 1, 0, 2, 0})
@@ -64,12 +66,12 @@ func FuzzFit(f *testing.F) {
 		}
 		m, err := Fit(context.Background(), X, y, p, newRNG(1))
 		if err != nil {
-			if !errors.Is(err, ErrInput) && !errors.Is(err, ErrParams) {
+			if !errors.Is(err, learnerr.ErrInput) && !errors.Is(err, learnerr.ErrSetting) {
 				t.Fatalf("unexpected error %v", err)
 			}
 			return
 		}
-		pred, err := m.Predict(X)
+		pred, err := m.Predict(context.Background(), X)
 		if err != nil {
 			t.Fatalf("predicting the training rows: %v", err)
 		}
@@ -77,7 +79,7 @@ func FuzzFit(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pred2, _ := m2.Predict(X)
+		pred2, _ := m2.Predict(context.Background(), X)
 		for i, v := range pred {
 			if math.IsNaN(v) || math.IsInf(v, 0) || v != pred2[i] {
 				t.Fatalf("row %d: prediction %v, refit %v", i, v, pred2[i])

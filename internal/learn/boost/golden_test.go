@@ -158,7 +158,7 @@ func TestGoldenPredictions(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := m.Predict(dense(g.XTest))
+				got, err := m.Predict(context.Background(), dense(g.XTest))
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // entry is one observed value of a column and the row it belongs to.
@@ -42,7 +44,7 @@ func toFloat32(v float64) (float32, bool) {
 // dims returns the dimensions of X, or an error for a nil or empty matrix.
 func dims(X *mat.Dense) (n, d int, err error) {
 	if X == nil || X.IsEmpty() {
-		return 0, 0, fmt.Errorf("%w: empty feature matrix", ErrInput)
+		return 0, 0, fmt.Errorf("boost: empty feature matrix: %w", learnerr.ErrInput)
 	}
 	n, d = X.Dims()
 	return n, d, nil
@@ -60,7 +62,7 @@ func features(X *mat.Dense, n, d int) ([]float32, error) {
 			}
 			f, ok := toFloat32(v)
 			if !ok {
-				return nil, fmt.Errorf("%w: X[%d, %d] = %v is infinite or beyond float32 range", ErrInput, i, j, v)
+				return nil, fmt.Errorf("boost: X[%d, %d] = %v is infinite or beyond float32 range: %w", i, j, v, learnerr.ErrInput)
 			}
 			x[i*d+j] = f
 		}
@@ -75,16 +77,16 @@ func newDataset(X *mat.Dense, y []float64) (*dataset, error) {
 		return nil, err
 	}
 	if n > math.MaxInt32 {
-		return nil, fmt.Errorf("%w: %d rows, at most %d supported", ErrInput, n, math.MaxInt32)
+		return nil, fmt.Errorf("boost: %d rows, at most %d supported: %w", n, math.MaxInt32, learnerr.ErrInput)
 	}
 	if len(y) != n {
-		return nil, fmt.Errorf("%w: %d targets for %d rows", ErrInput, len(y), n)
+		return nil, fmt.Errorf("boost: %d targets for %d rows: %w", len(y), n, learnerr.ErrInput)
 	}
 	ds := &dataset{n: n, d: d, y: make([]float32, n)}
 	for i, v := range y {
 		f, ok := toFloat32(v)
 		if !ok || math.IsNaN(v) {
-			return nil, fmt.Errorf("%w: y[%d] = %v, want a finite float32", ErrInput, i, v)
+			return nil, fmt.Errorf("boost: target y[%d] = %v, want a finite float32: %w", i, v, learnerr.ErrInput)
 		}
 		ds.y[i] = f
 	}
@@ -107,7 +109,7 @@ func (ds *dataset) sortColumns() error {
 			}
 		}
 		if len(col) == 0 {
-			return fmt.Errorf("%w: column %d has no observed value", ErrInput, f)
+			return fmt.Errorf("boost: column %d has no observed value: %w", f, learnerr.ErrInput)
 		}
 		slices.SortFunc(col, func(a, b entry) int {
 			return cmp.Or(cmp.Compare(a.v, b.v), cmp.Compare(a.row, b.row))

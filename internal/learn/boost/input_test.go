@@ -7,9 +7,11 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
-// TestFitBadInput checks that unusable data give errors wrapping ErrInput
+// TestFitBadInput checks that unusable data give errors wrapping learnerr.ErrInput
 // and never panic.
 func TestFitBadInput(t *testing.T) {
 	nan, inf := math.NaN(), math.Inf(1)
@@ -40,8 +42,8 @@ func TestFitBadInput(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			X, y := tc.edit(ok())
 			m, err := Fit(context.Background(), X, y, DefaultParams(), newRNG(1))
-			if !errors.Is(err, ErrInput) || m != nil {
-				t.Fatalf("Fit = %v, %v; want an error wrapping ErrInput", m, err)
+			if !errors.Is(err, learnerr.ErrInput) || m != nil {
+				t.Fatalf("Fit = %v, %v; want an error wrapping learnerr.ErrInput", m, err)
 			}
 		})
 	}
@@ -75,12 +77,12 @@ func TestPredictBadInput(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			if pred, err := m.Predict(tc.X); !errors.Is(err, ErrInput) || pred != nil {
-				t.Fatalf("Predict = %v, %v; want an error wrapping ErrInput", pred, err)
+			if pred, err := m.Predict(context.Background(), tc.X); !errors.Is(err, learnerr.ErrInput) || pred != nil {
+				t.Fatalf("Predict = %v, %v; want an error wrapping learnerr.ErrInput", pred, err)
 			}
 		})
 	}
-	if _, err := m.Predict(mat.NewDense(1, 2, []float64{math.NaN(), math.NaN()})); err != nil {
+	if _, err := m.Predict(context.Background(), mat.NewDense(1, 2, []float64{math.NaN(), math.NaN()})); err != nil {
 		t.Fatalf("an all-missing row must predict: %v", err)
 	}
 }
@@ -114,13 +116,16 @@ func TestParams(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p := DefaultParams()
 			tc.edit(&p)
-			if _, err := Fit(context.Background(), X, y, p, newRNG(1)); !errors.Is(err, ErrParams) {
-				t.Fatalf("Fit err = %v, want ErrParams", err)
+			if _, err := Fit(context.Background(), X, y, p, newRNG(1)); !errors.Is(err, learnerr.ErrSetting) {
+				t.Fatalf("Fit err = %v, want learnerr.ErrSetting", err)
+			}
+			if _, err := New(p); !errors.Is(err, learnerr.ErrSetting) {
+				t.Fatalf("New err = %v, want learnerr.ErrSetting", err)
 			}
 		})
 	}
-	if _, err := Fit(context.Background(), X, y, DefaultParams(), nil); !errors.Is(err, ErrParams) {
-		t.Fatalf("nil rng: err = %v, want ErrParams", err)
+	if _, err := Fit(context.Background(), X, y, DefaultParams(), nil); !errors.Is(err, learnerr.ErrInput) {
+		t.Fatalf("nil rng: err = %v, want learnerr.ErrInput", err)
 	}
 }
 
@@ -140,8 +145,8 @@ func TestSet(t *testing.T) {
 		name string
 		v    float64
 	}{{"rounds", 2.5}, {"max_depth", math.NaN()}, {"subsample", 0.5}, {"", 1}} {
-		if err := p.Set(tc.name, tc.v); !errors.Is(err, ErrParams) {
-			t.Errorf("Set(%q, %v) = %v, want ErrParams", tc.name, tc.v, err)
+		if err := p.Set(tc.name, tc.v); !errors.Is(err, learnerr.ErrSetting) {
+			t.Errorf("Set(%q, %v) = %v, want learnerr.ErrSetting", tc.name, tc.v, err)
 		}
 	}
 }

@@ -1,20 +1,12 @@
 package boost
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
-
-// ErrParams is wrapped by every error reporting an invalid Params field or
-// setting name.
-var ErrParams = errors.New("boost: invalid parameter")
-
-// ErrInput is wrapped by every error reporting unusable data: empty or
-// mismatched matrices, NaN or ±Inf targets, ±Inf features, values beyond
-// float32 range, or a training column without any observed value.
-var ErrInput = errors.New("boost: invalid input")
 
 // Method names accepted in Params.Method.
 const (
@@ -70,7 +62,8 @@ func DefaultParams() Params {
 		Gamma: 0, MinChildWeight: 1, BaseScore: 0.5, Method: Exact}
 }
 
-// Validate reports the first invalid field as an error wrapping ErrParams.
+// Validate reports the first invalid field as an error wrapping
+// learnerr.ErrSetting.
 func (p Params) Validate() error {
 	nonneg := []struct {
 		name string
@@ -79,18 +72,18 @@ func (p Params) Validate() error {
 		{"gamma", p.Gamma}, {"min_child_weight", p.MinChildWeight}}
 	for _, c := range nonneg {
 		if !(c.v >= 0) || c.v > math.MaxFloat32 {
-			return fmt.Errorf("%w: %s = %v, want a finite value ≥ 0", ErrParams, c.name, c.v)
+			return fmt.Errorf("boost: %s = %v, want a finite value ≥ 0: %w", c.name, c.v, learnerr.ErrSetting)
 		}
 	}
 	switch {
 	case p.Rounds < 0:
-		return fmt.Errorf("%w: rounds = %d, want ≥ 0", ErrParams, p.Rounds)
+		return fmt.Errorf("boost: rounds = %d, want ≥ 0: %w", p.Rounds, learnerr.ErrSetting)
 	case p.MaxDepth < 1 || p.MaxDepth > 30:
-		return fmt.Errorf("%w: max_depth = %d, want 1..30 (the exact method needs a bound)", ErrParams, p.MaxDepth)
+		return fmt.Errorf("boost: max_depth = %d, want 1..30 (the exact method needs a bound): %w", p.MaxDepth, learnerr.ErrSetting)
 	case math.IsNaN(p.BaseScore) || math.Abs(p.BaseScore) > math.MaxFloat32:
-		return fmt.Errorf("%w: base_score = %v, want a finite float32", ErrParams, p.BaseScore)
+		return fmt.Errorf("boost: base_score = %v, want a finite float32: %w", p.BaseScore, learnerr.ErrSetting)
 	case p.Method != "" && p.Method != Exact:
-		return fmt.Errorf("%w: method %q, want %q", ErrParams, p.Method, Exact)
+		return fmt.Errorf("boost: method %q, want %q: %w", p.Method, Exact, learnerr.ErrSetting)
 	}
 	return nil
 }
@@ -101,7 +94,7 @@ func (p *Params) Set(name string, v float64) error {
 	switch name {
 	case "rounds", "max_depth":
 		if v != math.Trunc(v) || math.Abs(v) > 1<<30 {
-			return fmt.Errorf("%w: %s = %v, want an integer", ErrParams, name, v)
+			return fmt.Errorf("boost: %s = %v, want an integer: %w", name, v, learnerr.ErrSetting)
 		}
 		if name == "rounds" {
 			p.Rounds = int(v)
@@ -121,7 +114,7 @@ func (p *Params) Set(name string, v float64) error {
 	case "base_score":
 		p.BaseScore = v
 	default:
-		return fmt.Errorf("%w: unknown setting %q (known: %s)", ErrParams, name, strings.Join(SettingNames, ", "))
+		return fmt.Errorf("boost: unknown setting %q (known: %s): %w", name, strings.Join(SettingNames, ", "), learnerr.ErrSetting)
 	}
 	return nil
 }
