@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // Model is a fitted Regressor: the support vectors (in scaled
@@ -61,9 +63,9 @@ func (m *Model) Converged() bool { return m.converged }
 
 // Predict returns f(x)·s_y + m_y for every row x of X, where x is scaled
 // with the training centres and scales and f(x) = Σ_i coef_i·exp(−γ‖x −
-// sv_i‖²) − ρ, summed in support-vector order as libsvm. Errors: ErrShape
-// when X does not have the training column count, ErrInput for NaN/±Inf,
-// or the context's error.
+// sv_i‖²) − ρ, summed in support-vector order as libsvm. Errors wrap
+// learnerr.ErrInput (X without the training column count, NaN or ±Inf),
+// or are the context's error.
 func (m *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -73,7 +75,7 @@ func (m *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
 		return nil, err
 	}
 	if p != m.p {
-		return nil, fmt.Errorf("%w: prediction matrix has %d columns, model was trained on %d", ErrShape, p, m.p)
+		return nil, fmt.Errorf("svm: prediction matrix has %d columns, model was trained on %d: %w", p, m.p, learnerr.ErrInput)
 	}
 	out := make([]float64, nq)
 	scratch := make([]float64, len(m.coef))
@@ -120,7 +122,7 @@ func (m *Model) decision(x, scratch []float64) float64 {
 // copy with its dimensions.
 func flatten(X *mat.Dense, what string) ([]float64, int, int, error) {
 	if X == nil || X.IsEmpty() {
-		return nil, 0, 0, fmt.Errorf("%w: the %s matrix is nil or empty", ErrShape, what)
+		return nil, 0, 0, fmt.Errorf("svm: the %s matrix is nil or empty: %w", what, learnerr.ErrInput)
 	}
 	n, p := X.Dims()
 	out := make([]float64, 0, n*p)
@@ -128,7 +130,7 @@ func flatten(X *mat.Dense, what string) ([]float64, int, int, error) {
 		row := X.RawRowView(i)
 		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, 0, 0, fmt.Errorf("%w: %s entry (%d, %d) is %v", ErrInput, what, i, j, v)
+				return nil, 0, 0, fmt.Errorf("svm: %s entry (%d, %d) is %v: %w", what, i, j, v, learnerr.ErrInput)
 			}
 		}
 		out = append(out, row...)

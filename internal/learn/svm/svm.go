@@ -2,7 +2,6 @@ package svm
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -10,6 +9,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // Defaults of e1071's svm() for regression.
@@ -18,19 +19,6 @@ const (
 	DefaultEpsilon   = 0.1   // half-width of the insensitive tube (scaled units)
 	DefaultTolerance = 0.001 // SMO stopping tolerance on the maximal violation
 	DefaultCacheMB   = 40.0  // kernel-row cache, MiB
-)
-
-// Sentinel errors. Every error returned by this package wraps one of them
-// (or the context's error).
-var (
-	// ErrInput reports a NaN or ±Inf in X or y: the learner runs after
-	// imputation and needs finite data.
-	ErrInput = errors.New("svm: missing or non-finite value")
-	// ErrShape reports an empty or nil X, a target of the wrong length or
-	// a prediction matrix with a different column count than training.
-	ErrShape = errors.New("svm: shape mismatch")
-	// ErrSetting reports an invalid hyper-parameter or unknown setting.
-	ErrSetting = errors.New("svm: invalid setting")
 )
 
 // Params are the hyper-parameters; DefaultParams gives e1071's. Only the
@@ -66,15 +54,15 @@ func (p Params) validate() error {
 	ok := func(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 	switch {
 	case !ok(p.Cost) || p.Cost <= 0:
-		return fmt.Errorf("%w: cost = %v must be positive", ErrSetting, p.Cost)
+		return fmt.Errorf("svm: cost = %v must be positive: %w", p.Cost, learnerr.ErrSetting)
 	case !ok(p.Gamma) || p.Gamma < 0:
-		return fmt.Errorf("%w: gamma = %v must be positive (0 for 1/p)", ErrSetting, p.Gamma)
+		return fmt.Errorf("svm: gamma = %v must be positive (0 for 1/p): %w", p.Gamma, learnerr.ErrSetting)
 	case !ok(p.Epsilon) || p.Epsilon < 0:
-		return fmt.Errorf("%w: epsilon = %v must be non-negative", ErrSetting, p.Epsilon)
+		return fmt.Errorf("svm: epsilon = %v must be non-negative: %w", p.Epsilon, learnerr.ErrSetting)
 	case !ok(p.Tolerance) || p.Tolerance <= 0:
-		return fmt.Errorf("%w: tolerance = %v must be positive", ErrSetting, p.Tolerance)
+		return fmt.Errorf("svm: tolerance = %v must be positive: %w", p.Tolerance, learnerr.ErrSetting)
 	case !ok(p.CacheMB) || p.CacheMB <= 0:
-		return fmt.Errorf("%w: cachesize = %v MiB must be positive", ErrSetting, p.CacheMB)
+		return fmt.Errorf("svm: cachesize = %v MiB must be positive: %w", p.CacheMB, learnerr.ErrSetting)
 	}
 	return nil
 }
@@ -107,7 +95,8 @@ type Regressor struct {
 	params Params
 }
 
-// New returns a Regressor with the given parameters (see Params).
+// New returns a Regressor with the given parameters (see Params). Errors
+// wrap learnerr.ErrSetting.
 func New(p Params) (*Regressor, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
@@ -117,7 +106,8 @@ func New(p Params) (*Regressor, error) {
 
 // FromSettings builds a Regressor from grid settings overriding
 // DefaultParams: "cost", "gamma", "epsilon", "tolerance" and "cachesize"
-// (MiB). Unknown keys are an error wrapping ErrSetting.
+// (MiB). Unknown keys and invalid values are errors wrapping
+// learnerr.ErrSetting.
 func FromSettings(s map[string]float64) (*Regressor, error) {
 	p := DefaultParams()
 	for _, key := range slices.Sorted(maps.Keys(s)) {
@@ -134,7 +124,7 @@ func FromSettings(s map[string]float64) (*Regressor, error) {
 		case "cachesize":
 			p.CacheMB = v
 		default:
-			return nil, fmt.Errorf("%w: unknown setting %q (known: cachesize, cost, epsilon, gamma, tolerance)", ErrSetting, key)
+			return nil, fmt.Errorf("svm: unknown setting %q (known: cachesize, cost, epsilon, gamma, tolerance): %w", key, learnerr.ErrSetting)
 		}
 	}
 	return New(p)
@@ -144,9 +134,9 @@ func FromSettings(s map[string]float64) (*Regressor, error) {
 func (r *Regressor) Params() Params { return r.params }
 
 // Fit solves the SVR dual on X (n × p, finite) and y. It never consumes
-// rng (the method is deterministic) and does not retain X or y. Errors:
-// ErrShape for an empty X or len(y) ≠ n, ErrInput for NaN/±Inf,
-// ErrSetting for invalid parameters, or the context's error.
+// rng (the method is deterministic) and does not retain X or y. Errors
+// wrap learnerr.ErrInput (an empty X, len(y) ≠ n, NaN or ±Inf) or
+// learnerr.ErrSetting (invalid parameters), or are the context's error.
 func (r *Regressor) Fit(ctx context.Context, X *mat.Dense, y []float64, _ *rand.Rand) (*Model, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -159,11 +149,11 @@ func (r *Regressor) Fit(ctx context.Context, X *mat.Dense, y []float64, _ *rand.
 		return nil, err
 	}
 	if len(y) != n {
-		return nil, fmt.Errorf("%w: %d targets for %d training rows", ErrShape, len(y), n)
+		return nil, fmt.Errorf("svm: %d targets for %d training rows: %w", len(y), n, learnerr.ErrInput)
 	}
 	for i, v := range y {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%w: target %d is %v", ErrInput, i, v)
+			return nil, fmt.Errorf("svm: target y[%d] = %v is not finite: %w", i, v, learnerr.ErrInput)
 		}
 	}
 	m := &Model{p: p, gamma: r.params.Gamma, yScale: 1}

@@ -10,6 +10,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/misslab/misslab/internal/learn/learnerr"
 	"github.com/misslab/misslab/internal/learn/svm"
 )
 
@@ -225,12 +226,12 @@ func TestErrors(t *testing.T) {
 		y    []float64
 		want error
 	}{
-		{"NaN in X", withNaN, y, svm.ErrInput},
-		{"Inf in X", withInf, y, svm.ErrInput},
-		{"Inf in y", X, badY, svm.ErrInput},
-		{"short y", X, y[:9], svm.ErrShape},
-		{"nil X", nil, y, svm.ErrShape},
-		{"empty X", &mat.Dense{}, nil, svm.ErrShape},
+		{"NaN in X", withNaN, y, learnerr.ErrInput},
+		{"Inf in X", withInf, y, learnerr.ErrInput},
+		{"Inf in y", X, badY, learnerr.ErrInput},
+		{"short y", X, y[:9], learnerr.ErrInput},
+		{"nil X", nil, y, learnerr.ErrInput},
+		{"empty X", &mat.Dense{}, nil, learnerr.ErrInput},
 	}
 	for _, c := range fitCases {
 		if _, err := reg.Fit(ctx, c.X, c.y, nil); !errors.Is(err, c.want) {
@@ -246,11 +247,11 @@ func TestErrors(t *testing.T) {
 		X    *mat.Dense
 		want error
 	}{
-		{"three columns", mat.NewDense(1, 3, nil), svm.ErrShape},
-		{"one column", mat.NewDense(2, 1, nil), svm.ErrShape},
-		{"NaN", mat.NewDense(1, 2, []float64{math.NaN(), 0}), svm.ErrInput},
-		{"Inf", mat.NewDense(1, 2, []float64{0, math.Inf(1)}), svm.ErrInput},
-		{"nil", nil, svm.ErrShape},
+		{"three columns", mat.NewDense(1, 3, nil), learnerr.ErrInput},
+		{"one column", mat.NewDense(2, 1, nil), learnerr.ErrInput},
+		{"NaN", mat.NewDense(1, 2, []float64{math.NaN(), 0}), learnerr.ErrInput},
+		{"Inf", mat.NewDense(1, 2, []float64{0, math.Inf(1)}), learnerr.ErrInput},
+		{"nil", nil, learnerr.ErrInput},
 	}
 	for _, c := range predCases {
 		if _, err := m.Predict(ctx, c.X); !errors.Is(err, c.want) {
@@ -265,7 +266,7 @@ func TestErrors(t *testing.T) {
 	if _, err := m.Predict(cancelled, X); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled predict: %v", err)
 	}
-	if _, err := (&svm.Regressor{}).Fit(ctx, X, y, nil); !errors.Is(err, svm.ErrSetting) {
+	if _, err := (&svm.Regressor{}).Fit(ctx, X, y, nil); !errors.Is(err, learnerr.ErrSetting) {
 		t.Errorf("zero Regressor: %v", err)
 	}
 }
@@ -280,15 +281,15 @@ func TestSettings(t *testing.T) {
 		{nil, svm.DefaultParams(), nil},
 		{map[string]float64{"cost": 4, "gamma": 0.2, "epsilon": 0, "tolerance": 1e-4, "cachesize": 100},
 			svm.Params{Cost: 4, Gamma: 0.2, Epsilon: 0, Tolerance: 1e-4, CacheMB: 100}, nil},
-		{map[string]float64{"cost": 0}, svm.Params{}, svm.ErrSetting},
-		{map[string]float64{"gamma": -1}, svm.Params{}, svm.ErrSetting},
-		{map[string]float64{"epsilon": -0.1}, svm.Params{}, svm.ErrSetting},
-		{map[string]float64{"tolerance": 0}, svm.Params{}, svm.ErrSetting},
-		{map[string]float64{"cachesize": 0}, svm.Params{}, svm.ErrSetting},
-		{map[string]float64{"cost": nan}, svm.Params{}, svm.ErrSetting},
-		{map[string]float64{"cost": math.Inf(1)}, svm.Params{}, svm.ErrSetting},
-		{map[string]float64{"kernel": 1}, svm.Params{}, svm.ErrSetting},
-		{map[string]float64{"k": 5}, svm.Params{}, svm.ErrSetting},
+		{map[string]float64{"cost": 0}, svm.Params{}, learnerr.ErrSetting},
+		{map[string]float64{"gamma": -1}, svm.Params{}, learnerr.ErrSetting},
+		{map[string]float64{"epsilon": -0.1}, svm.Params{}, learnerr.ErrSetting},
+		{map[string]float64{"tolerance": 0}, svm.Params{}, learnerr.ErrSetting},
+		{map[string]float64{"cachesize": 0}, svm.Params{}, learnerr.ErrSetting},
+		{map[string]float64{"cost": nan}, svm.Params{}, learnerr.ErrSetting},
+		{map[string]float64{"cost": math.Inf(1)}, svm.Params{}, learnerr.ErrSetting},
+		{map[string]float64{"kernel": 1}, svm.Params{}, learnerr.ErrSetting},
+		{map[string]float64{"k": 5}, svm.Params{}, learnerr.ErrSetting},
 	}
 	for _, c := range cases {
 		r, err := svm.FromSettings(c.s)
