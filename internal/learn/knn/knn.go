@@ -2,7 +2,6 @@ package knn
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -10,26 +9,12 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // DefaultK is caret's default number of neighbours.
 const DefaultK = 5
-
-// Sentinel errors. Every error returned by this package wraps one of them
-// (or the context's error).
-var (
-	// ErrInput reports a NaN or ±Inf in X or y, or squared distances that
-	// overflow float64: this learner runs after imputation and needs
-	// finite data.
-	ErrInput = errors.New("knn: missing or non-finite value")
-	// ErrShape reports an empty or nil X, a target of the wrong length or
-	// a prediction matrix with a different column count than training.
-	ErrShape = errors.New("knn: shape mismatch")
-	// ErrSetting reports an invalid hyper-parameter or an unknown setting.
-	ErrSetting = errors.New("knn: invalid setting")
-	// ErrTooFewRows reports a training set with fewer rows than k.
-	ErrTooFewRows = errors.New("knn: fewer training rows than k")
-)
 
 // Regressor is caret's knnreg: the prediction at x is the mean target of
 // the K training rows nearest to x in (unscaled) Euclidean distance.
@@ -47,11 +32,11 @@ var (
 //     divided by their count.
 //
 // Deliberate differences from caret: a training set with fewer than K
-// rows is an error (ErrTooFewRows) where caret warns and uses all rows;
+// rows is an error (learnerr.ErrInput) where caret warns and uses all rows;
 // caret stops with "too many ties in knn" once its buffer of neighbours
 // and ties reaches 999 rows, whereas this implementation has no such
 // limit and averages them all; squared distances that overflow float64
-// are an error (ErrInput) where caret's result is undefined.
+// are an error (learnerr.ErrInput) where caret's result is undefined.
 //
 // Predict is brute force over the training rows, but most rows are
 // rejected by a BLAS lower bound on their distance (float32 or float64,
@@ -62,17 +47,18 @@ type Regressor struct {
 	K int
 }
 
-// New returns a Regressor with k neighbours; k must be at least 1.
+// New returns a Regressor with k neighbours; k must be at least 1
+// (learnerr.ErrSetting otherwise).
 func New(k int) (Regressor, error) {
 	if k < 1 {
-		return Regressor{}, fmt.Errorf("%w: k = %d must be at least 1", ErrSetting, k)
+		return Regressor{}, fmt.Errorf("knn: k = %d must be at least 1: %w", k, learnerr.ErrSetting)
 	}
 	return Regressor{K: k}, nil
 }
 
 // FromSettings builds a Regressor from grid settings: "k" (a positive
-// integer, default DefaultK). Unknown keys are an error wrapping
-// ErrSetting.
+// integer, default DefaultK). Unknown keys and invalid values are errors
+// wrapping learnerr.ErrSetting.
 func FromSettings(s map[string]float64) (Regressor, error) {
 	k := DefaultK
 	for _, key := range slices.Sorted(maps.Keys(s)) {
@@ -80,11 +66,11 @@ func FromSettings(s map[string]float64) (Regressor, error) {
 		switch key {
 		case "k":
 			if v != math.Trunc(v) || v < 1 || v > math.MaxInt32 {
-				return Regressor{}, fmt.Errorf("%w: k = %v must be a positive integer", ErrSetting, v)
+				return Regressor{}, fmt.Errorf("knn: k = %v must be a positive integer: %w", v, learnerr.ErrSetting)
 			}
 			k = int(v)
 		default:
-			return Regressor{}, fmt.Errorf("%w: unknown setting %q (known: k)", ErrSetting, key)
+			return Regressor{}, fmt.Errorf("knn: unknown setting %q (known: k): %w", key, learnerr.ErrSetting)
 		}
 	}
 	return New(k)
@@ -101,29 +87,30 @@ type Model struct {
 }
 
 // Fit stores a copy of X (n × p, finite) and y. It never consumes rng
-// (the method is deterministic). Errors: ErrShape for an empty X or
-// len(y) ≠ n, ErrInput for NaN/±Inf, ErrTooFewRows when n < K.
+// (the method is deterministic). Errors wrap learnerr.ErrInput (an empty
+// X, len(y) ≠ n, NaN or ±Inf, n < K) or learnerr.ErrSetting (K < 1), or
+// are the context's error.
 func (r Regressor) Fit(ctx context.Context, X *mat.Dense, y []float64, _ *rand.Rand) (*Model, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if r.K < 1 {
-		return nil, fmt.Errorf("%w: k = %d must be at least 1", ErrSetting, r.K)
+		return nil, fmt.Errorf("knn: k = %d must be at least 1: %w", r.K, learnerr.ErrSetting)
 	}
 	x, n, p, err := flatten(X, "training")
 	if err != nil {
 		return nil, err
 	}
 	if len(y) != n {
-		return nil, fmt.Errorf("%w: %d targets for %d training rows", ErrShape, len(y), n)
+		return nil, fmt.Errorf("knn: %d targets for %d training rows: %w", len(y), n, learnerr.ErrInput)
 	}
 	for i, v := range y {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("%w: target %d is %v", ErrInput, i, v)
+			return nil, fmt.Errorf("knn: target y[%d] = %v is not finite: %w", i, v, learnerr.ErrInput)
 		}
 	}
 	if n < r.K {
-		return nil, fmt.Errorf("%w: k = %d but only %d training rows", ErrTooFewRows, r.K, n)
+		return nil, fmt.Errorf("knn: k = %d but only %d training rows (fewer rows than neighbours): %w", r.K, n, learnerr.ErrInput)
 	}
 	m := &Model{k: r.K, n: n, p: p, x: x, y: slices.Clone(y)}
 	m.scr = newScreener(x, n, p)
@@ -134,9 +121,9 @@ func (r Regressor) Fit(ctx context.Context, X *mat.Dense, y []float64, _ *rand.R
 func (m *Model) K() int { return m.k }
 
 // Predict returns, for every row of X, the mean training target of its
-// neighbours (see Regressor). Errors: ErrShape when X does not have the
-// training column count, ErrInput for NaN/±Inf or overflowing distances,
-// or the context's error when ctx is cancelled.
+// neighbours (see Regressor). Errors wrap learnerr.ErrInput (X without
+// the training column count, NaN or ±Inf, overflowing distances), or are
+// the context's error when ctx is cancelled.
 func (m *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -146,7 +133,7 @@ func (m *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
 		return nil, err
 	}
 	if p != m.p {
-		return nil, fmt.Errorf("%w: prediction matrix has %d columns, model was trained on %d", ErrShape, p, m.p)
+		return nil, fmt.Errorf("knn: prediction matrix has %d columns, model was trained on %d: %w", p, m.p, learnerr.ErrInput)
 	}
 	out := make([]float64, nq)
 	s := newSearcher(m.k, m.n)
@@ -158,7 +145,7 @@ func (m *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
 		}
 		v, ok := s.predictRow(m, q[i*p:(i+1)*p])
 		if !ok {
-			return nil, fmt.Errorf("%w: squared distances from prediction row %d overflow float64", ErrInput, i)
+			return nil, fmt.Errorf("knn: squared distances from prediction row %d overflow float64: %w", i, learnerr.ErrInput)
 		}
 		out[i] = v
 	}
@@ -169,7 +156,7 @@ func (m *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
 // copy with its dimensions.
 func flatten(X *mat.Dense, what string) ([]float64, int, int, error) {
 	if X == nil || X.IsEmpty() {
-		return nil, 0, 0, fmt.Errorf("%w: the %s matrix is nil or empty", ErrShape, what)
+		return nil, 0, 0, fmt.Errorf("knn: the %s matrix is nil or empty: %w", what, learnerr.ErrInput)
 	}
 	n, p := X.Dims()
 	out := make([]float64, 0, n*p)
@@ -177,7 +164,7 @@ func flatten(X *mat.Dense, what string) ([]float64, int, int, error) {
 		row := X.RawRowView(i)
 		for j, v := range row {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, 0, 0, fmt.Errorf("%w: %s entry (%d, %d) is %v", ErrInput, what, i, j, v)
+				return nil, 0, 0, fmt.Errorf("knn: %s entry (%d, %d) is %v: %w", what, i, j, v, learnerr.ErrInput)
 			}
 		}
 		out = append(out, row...)

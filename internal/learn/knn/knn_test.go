@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/misslab/misslab/internal/learn/knn"
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 var rng = rand.New(rand.NewPCG(1, 2))
@@ -178,14 +179,14 @@ func TestErrors(t *testing.T) {
 		y    []float64
 		want error
 	}{
-		{"NaN in X", 5, withNaN, y, knn.ErrInput},
-		{"Inf in X", 5, withInf, y, knn.ErrInput},
-		{"Inf in y", 5, good, []float64{1, 2, math.Inf(1), 4, 5, 6}, knn.ErrInput},
-		{"NaN in y", 5, good, []float64{1, 2, 3, 4, 5, math.NaN()}, knn.ErrInput},
-		{"short y", 5, good, y[:5], knn.ErrShape},
-		{"nil X", 5, nil, y, knn.ErrShape},
-		{"fewer rows than k", 7, good, y, knn.ErrTooFewRows},
-		{"k = 0", 0, good, y, knn.ErrSetting},
+		{"NaN in X", 5, withNaN, y, learnerr.ErrInput},
+		{"Inf in X", 5, withInf, y, learnerr.ErrInput},
+		{"Inf in y", 5, good, []float64{1, 2, math.Inf(1), 4, 5, 6}, learnerr.ErrInput},
+		{"NaN in y", 5, good, []float64{1, 2, 3, 4, 5, math.NaN()}, learnerr.ErrInput},
+		{"short y", 5, good, y[:5], learnerr.ErrInput},
+		{"nil X", 5, nil, y, learnerr.ErrInput},
+		{"fewer rows than k", 7, good, y, learnerr.ErrInput},
+		{"k = 0", 0, good, y, learnerr.ErrSetting},
 	}
 	for _, c := range fitCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -205,12 +206,12 @@ func TestErrors(t *testing.T) {
 		X    *mat.Dense
 		want error
 	}{
-		{"three columns", mat.NewDense(1, 3, nil), knn.ErrShape},
-		{"one column", mat.NewDense(1, 1, nil), knn.ErrShape},
-		{"NaN", mat.NewDense(1, 2, []float64{0, math.NaN()}), knn.ErrInput},
-		{"Inf", mat.NewDense(1, 2, []float64{math.Inf(1), 0}), knn.ErrInput},
-		{"overflowing distances", huge, knn.ErrInput},
-		{"nil", nil, knn.ErrShape},
+		{"three columns", mat.NewDense(1, 3, nil), learnerr.ErrInput},
+		{"one column", mat.NewDense(1, 1, nil), learnerr.ErrInput},
+		{"NaN", mat.NewDense(1, 2, []float64{0, math.NaN()}), learnerr.ErrInput},
+		{"Inf", mat.NewDense(1, 2, []float64{math.Inf(1), 0}), learnerr.ErrInput},
+		{"overflowing distances", huge, learnerr.ErrInput},
+		{"nil", nil, learnerr.ErrInput},
 	}
 	for _, c := range predCases {
 		t.Run("predict "+c.name, func(t *testing.T) {
@@ -234,9 +235,9 @@ func TestFromSettings(t *testing.T) {
 	}{
 		{nil, 5, nil},
 		{map[string]float64{"k": 9}, 9, nil},
-		{map[string]float64{"k": 0}, 0, knn.ErrSetting},
-		{map[string]float64{"k": 2.5}, 0, knn.ErrSetting},
-		{map[string]float64{"k": 3, "cost": 1}, 0, knn.ErrSetting},
+		{map[string]float64{"k": 0}, 0, learnerr.ErrSetting},
+		{map[string]float64{"k": 2.5}, 0, learnerr.ErrSetting},
+		{map[string]float64{"k": 3, "cost": 1}, 0, learnerr.ErrSetting},
 	}
 	for _, c := range cases {
 		r, err := knn.FromSettings(c.s)
