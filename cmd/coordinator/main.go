@@ -19,6 +19,8 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"golang.org/x/term"
 
+	"github.com/misslab/misslab/internal/client"
+	"github.com/misslab/misslab/internal/embedded"
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/server"
 	"github.com/misslab/misslab/internal/worker"
@@ -40,6 +42,8 @@ commands:
                                            and each sweep's report in DIR/report/<sweep>/
   report  [SWEEP] --data DIR --out DIR     write a sweep's report from a data directory (offline)
 
+SWEEP is a sweep id, a unique id prefix or a sweep name (the latest submitted
+sweep of that name).
 Run 'coordinator <command> -h' for a command's flags.
 `
 
@@ -114,7 +118,7 @@ func loadGrid(pos []string, reps int) (*grid.File, error) {
 	if len(pos) != 1 {
 		return nil, errors.New("need exactly one grid file")
 	}
-	return server.LoadGrid(pos[0], reps)
+	return client.LoadGrid(pos[0], reps)
 }
 
 func isTTY(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
@@ -146,7 +150,7 @@ func submit(args []string) error {
 	if *detach {
 		return nil
 	}
-	p := &server.Progress{Out: os.Stdout, TTY: isTTY(os.Stdout), Every: *every}
+	p := &client.Progress{Out: os.Stdout, TTY: isTTY(os.Stdout), Every: *every}
 	err = c.Follow(ctx, ids, 500*time.Millisecond, p)
 	if errors.Is(err, context.Canceled) {
 		fmt.Printf("\ndetached; the sweeps keep running. Follow them with: coordinator status --addr %s\n", *addr)
@@ -170,7 +174,7 @@ func newClientCmd(name string) *clientCmd {
 
 // connect parses args, checks that there are between lo and hi positional
 // arguments (else errors with usage) and dials the coordinator.
-func (cc *clientCmd) connect(args []string, lo, hi int, usage string) (*server.Client, []string, error) {
+func (cc *clientCmd) connect(args []string, lo, hi int, usage string) (*client.Client, []string, error) {
 	pos, err := parse(cc.fs, args)
 	if err != nil {
 		return nil, nil, err
@@ -284,14 +288,14 @@ func run(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	p := &server.Progress{Out: os.Stdout, TTY: isTTY(os.Stdout)}
-	ids, err := server.RunEmbedded(ctx, f, server.EmbeddedOptions{DataDir: *data, OutDir: *out, Parallel: *parallel,
+	p := &client.Progress{Out: os.Stdout, TTY: isTTY(os.Stdout)}
+	ids, err := embedded.Run(ctx, f, embedded.Options{DataDir: *data, OutDir: *out, Parallel: *parallel,
 		Executor: exec, Logger: newLogger("run", *level), Progress: p})
 	if errors.Is(err, context.Canceled) {
 		return errors.New("interrupted; stored results are kept and reused by the next run")
 	}
 	if err == nil {
-		fmt.Printf("results: %s/%s\n", *out, server.ResultsFile)
+		fmt.Printf("results: %s/%s\n", *out, embedded.ResultsFile)
 		err = writeRunReports(ctx, cmp.Or(*data, *out), *out, ids)
 	}
 	return err

@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/misslab/misslab/internal/auth"
+	"github.com/misslab/misslab/internal/client"
 	"github.com/misslab/misslab/internal/metrics"
 	"github.com/misslab/misslab/internal/server"
 )
@@ -22,12 +23,12 @@ func addClientSecurity(fs *flag.FlagSet) *clientSecurity {
 }
 
 // dial connects to the coordinator at addr with the flags' TLS and token.
-func (s *clientSecurity) dial(addr string) (*server.Client, error) {
+func (s *clientSecurity) dial(addr string) (*client.Client, error) {
 	opts, err := s.DialOptions()
 	if err != nil {
 		return nil, err
 	}
-	return server.Dial(addr, opts...)
+	return client.Dial(addr, opts...)
 }
 
 // serveSecurity is the security and observability flags of serve.
@@ -65,7 +66,7 @@ func (s *serveSecurity) apply(ctx context.Context, listen string, opts *server.O
 		return err
 	}
 	reg := metrics.NewRegistry()
-	opts.Observer = metrics.NewCoordinator(reg)
+	opts.Observer = server.NewMetrics(reg)
 	log.Info("serving metrics", "addr", "http://"+lis.Addr().String()+"/metrics")
 	go func() {
 		if err := metrics.Serve(ctx, lis, reg); err != nil {

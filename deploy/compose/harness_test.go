@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/misslab/misslab/internal/auth"
-	"github.com/misslab/misslab/internal/server"
+	"github.com/misslab/misslab/internal/client"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
 
@@ -201,14 +201,14 @@ func (p *project) submit(grid string, extra ...string) string {
 }
 
 // client returns a Go client of the coordinator with the test's credentials.
-func (p *project) client() *server.Client {
+func (p *project) client() *client.Client {
 	p.t.Helper()
 	cfg := auth.ClientConfig{CA: filepath.Join(certs, "ca.pem"), TokenFile: filepath.Join(certs, "token"), Cluster: "ci"}
 	opts, err := cfg.DialOptions()
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	c, err := server.Dial(p.port(7420), opts...)
+	c, err := client.Dial(p.port(7420), opts...)
 	if err != nil {
 		p.t.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func (p *project) client() *server.Client {
 }
 
 // status returns a sweep's status, or nil while the coordinator does not answer.
-func status(c *server.Client, id string) *pb.SweepStatus {
+func status(c *client.Client, id string) *pb.SweepStatus {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	resp, err := c.Status(ctx, &pb.StatusRequest{SweepId: id})
@@ -228,7 +228,7 @@ func status(c *server.Client, id string) *pb.SweepStatus {
 }
 
 // waitStatus polls until cond holds for the sweep's status.
-func (p *project) waitStatus(c *server.Client, id string, timeout time.Duration, what string, cond func(*pb.SweepStatus) bool) *pb.SweepStatus {
+func (p *project) waitStatus(c *client.Client, id string, timeout time.Duration, what string, cond func(*pb.SweepStatus) bool) *pb.SweepStatus {
 	p.t.Helper()
 	deadline := time.Now().Add(timeout)
 	var last *pb.SweepStatus

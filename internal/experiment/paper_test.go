@@ -47,11 +47,11 @@ func TestFigure3MCARRanges(t *testing.T) {
 		}
 	}
 	for _, p := range ps {
-		lo, hi := figure3Range(p.Name)
-		if r2 := mean[p.Name]; r2 < lo || r2 > hi {
-			t.Errorf("%s: mean R² %.3f outside the paper's range [%.2f, %.2f]", p.Name, r2, lo, hi)
+		lo, hi := figure3Range(p.Name())
+		if r2 := mean[p.Name()]; r2 < lo || r2 > hi {
+			t.Errorf("%s: mean R² %.3f outside the paper's range [%.2f, %.2f]", p.Name(), r2, lo, hi)
 		} else {
-			t.Logf("%-22s %.3f", p.Name, r2)
+			t.Logf("%-22s %.3f", p.Name(), r2)
 		}
 	}
 	for _, learner := range []string{learn.Tree, learn.SVM} {

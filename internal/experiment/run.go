@@ -126,7 +126,7 @@ type rootSplit struct {
 // predict returns the test predictions of pipeline p, its root split and
 // its timings.
 func predict(ctx context.Context, job Job, data sim.Rep, p grid.Pipeline, env learn.Env) (pred []float64, root rootSplit, fitSec, predSec float64, kind string, err error) {
-	if p.Name == learn.Bayes+"/"+learn.Oracle {
+	if p.IsBayes() {
 		if !sim.HasBayes(job.Scenario) {
 			return nil, root, 0, 0, KindUnavailable, fmt.Errorf("no Bayes predictor for model %q under mechanism %q", job.Scenario.Model, job.Scenario.Mechanism)
 		}
@@ -134,7 +134,7 @@ func predict(ctx context.Context, job Job, data sim.Rep, p grid.Pipeline, env le
 		pred, err = sim.BayesPredict(job.Scenario, data.Test.X)
 		return pred, root, 0, time.Since(start).Seconds(), KindPredict, err
 	}
-	pl, err := learn.New(p.Name, learn.Settings(p.Settings), env)
+	pl, err := learn.NewFromSpec(p.Spec(), p.Overrides(), env)
 	if err != nil {
 		return nil, root, 0, 0, KindPipeline, err
 	}

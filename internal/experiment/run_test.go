@@ -27,7 +27,7 @@ func scenario(t *testing.T, model string, mutate func(*sim.Scenario)) sim.Scenar
 func pipelines(names ...string) []grid.Pipeline {
 	out := make([]grid.Pipeline, len(names))
 	for i, n := range names {
-		out[i] = grid.Pipeline{Name: n}
+		out[i] = grid.MustPipeline(n, nil)
 	}
 	return out
 }
@@ -114,14 +114,11 @@ func TestFailuresAreTypedResults(t *testing.T) {
 		kind     string
 		msg      string
 	}{
-		{"bad scenario", context.Background(), bad, grid.Pipeline{Name: "linear/mean"}, KindData, "rate"},
-		{"unknown pipeline", context.Background(), good, grid.Pipeline{Name: "linear/nope"}, KindPipeline, "nope"},
-		{"bad setting", context.Background(), good, grid.Pipeline{Name: "linear/mean", Settings: map[string]float64{"lambda": -1}}, KindPipeline, "lambda"},
-		{"canceled", canceled, good, grid.Pipeline{Name: "linear/mean"}, KindCanceled, "canceled"},
+		{"bad scenario", context.Background(), bad, grid.MustPipeline("linear/mean", nil), KindData, "rate"},
+		{"canceled", canceled, good, grid.MustPipeline("linear/mean", nil), KindCanceled, "canceled"},
 		{"no bayes for friedman under censoring", context.Background(), scenario(t, sim.Friedman, func(s *sim.Scenario) {
 			s.NTrain, s.NTest, s.Mechanism = 50, 50, sim.MNAR
-		}), grid.Pipeline{Name: "bayes/oracle"}, KindUnavailable, "mnar"},
-		{"native NA to a learner without it", context.Background(), good, grid.Pipeline{Name: "svm/mia"}, KindPipeline, "mia"},
+		}), grid.MustPipeline("bayes/oracle", nil), KindUnavailable, "mnar"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -156,8 +153,8 @@ func TestRootSplitReported(t *testing.T) {
 	s := scenario(t, sim.Prop1, func(s *sim.Scenario) {
 		s.Mechanism, s.Rate, s.NTrain, s.NTest = sim.None, 0, 20000, 10
 	})
-	p := grid.Pipeline{Name: "tree/mia", Settings: map[string]float64{"maxdepth": 1}}
-	res := byName(t, Run(context.Background(), Job{Seed: 3, Scenario: s, Pipelines: []grid.Pipeline{p, {Name: "linear/mean"}}}, learn.Env{}))
+	p := grid.MustPipeline("tree/mia", map[string]float64{"maxdepth": 1})
+	res := byName(t, Run(context.Background(), Job{Seed: 3, Scenario: s, Pipelines: []grid.Pipeline{p, grid.MustPipeline("linear/mean", nil)}}, learn.Env{}))
 	if r := res[p.Canonical()]; r.Root != "X1" || math.Abs(r.RootThreshold-0.5) > 0.02 {
 		t.Errorf("root split %q at %v, want X1 at ≈ 0.5", r.Root, r.RootThreshold)
 	}

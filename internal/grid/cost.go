@@ -2,7 +2,6 @@ package grid
 
 import (
 	"math"
-	"strings"
 
 	"github.com/misslab/misslab/internal/learn"
 )
@@ -62,16 +61,15 @@ func DefaultCostModel() CostModel {
 	}
 }
 
-// FitSeconds returns the estimated seconds of one fit of pipeline (a
-// canonical name such as "tree/gaussian+mask") on n_train rows.
-func (c CostModel) FitSeconds(pipeline string, nTrain int) float64 {
-	learner, rest, _ := strings.Cut(pipeline, "/")
-	strategy, _ := strings.CutSuffix(rest, learn.MaskSuffix)
-	law, ok := c.Learners[learner]
+// FitSeconds returns the estimated seconds of one fit of pipeline on
+// n_train rows.
+func (c CostModel) FitSeconds(pipeline Pipeline, nTrain int) float64 {
+	spec := pipeline.Spec()
+	law, ok := c.Learners[spec.Learner]
 	if !ok {
 		law = c.Fallback
 	}
-	return law.At(nTrain) + c.Strategies[strategy].At(nTrain)
+	return law.At(nTrain) + c.Strategies[spec.Strategy].At(nTrain)
 }
 
 func (c CostModel) cores() int { return max(c.Cores, 1) }

@@ -189,8 +189,8 @@ func TestStump(t *testing.T) {
 		}
 		var learners []string
 		for _, p := range s.Pipelines {
-			learners = append(learners, learnerOf(p.Name))
-			if p.Settings["maxdepth"] != 1 {
+			learners = append(learners, p.Learner())
+			if p.Resolved()["maxdepth"] != 1 {
 				t.Errorf("%s: %s is not a stump", s.Name, p.Canonical())
 			}
 		}
@@ -206,7 +206,7 @@ func TestQuickstart(t *testing.T) {
 	}
 	families := map[string]bool{}
 	for _, p := range s.Pipelines {
-		families[learnerOf(p.Name)] = true
+		families[p.Learner()] = true
 	}
 	for _, l := range []string{"tree", "ctree", "forest", "boost", "svm", "knn", "linear", "bayes"} {
 		if !families[l] {

@@ -148,7 +148,7 @@ func (p *parser) decodeColumns(a *hclsyntax.Attribute) (columns, bool) {
 func ignoresRho(def sim.Scenario) bool { return def.Rho == 0 }
 
 // count returns the number of scenarios the axes expand to, saturating
-// above maxScenarios.
+// above MaxScenarios.
 func (ax *axes) count() int {
 	total := 0
 	for _, m := range ax.model.vals {
@@ -176,20 +176,20 @@ func (ax *axes) count() int {
 			}
 		}
 		total += mulSat(n, per)
-		if total > maxScenarios {
-			return maxScenarios + 1
+		if total > MaxScenarios {
+			return MaxScenarios + 1
 		}
 	}
 	return total
 }
 
-// mulSat multiplies two counts in [0, maxScenarios+1], saturating there.
+// mulSat multiplies two counts in [0, MaxScenarios+1], saturating there.
 func mulSat(a, b int) int {
 	if a == 0 || b == 0 {
 		return 0
 	}
-	if a > (maxScenarios+1)/b {
-		return maxScenarios + 1
+	if a > (MaxScenarios+1)/b {
+		return MaxScenarios + 1
 	}
 	return a * b
 }
@@ -209,8 +209,8 @@ func (p *parser) scenarios(b *hclsyntax.Block) ([]sim.Scenario, bool) {
 	}
 	// Bad elements were reported and dropped: expanding the rest still
 	// finds the errors that only show in combination.
-	if n := ax.count(); n > maxScenarios {
-		p.ds.add(ax.dataAt, "data", "the cross product has more than %d scenarios; split the sweep", maxScenarios)
+	if n := ax.count(); n > MaxScenarios {
+		p.ds.add(ax.dataAt, "data", "the cross product has more than %d scenarios; split the sweep", MaxScenarios)
 		return nil, false
 	}
 	x := &expander{ds: &p.ds, ax: ax, ok: true}

@@ -12,28 +12,18 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
-// ParseOptions tune Parse and ParseFile.
-type ParseOptions struct {
-	// ValidateSettings, when non-nil, checks the settings of every
-	// `learner "name" { ... }` block on its own (learn checks keys per
-	// pipeline, so the CLI should prefer ValidatePipeline). Its error is
-	// reported at the learner block's header. With both hooks nil, any
-	// numeric setting is accepted.
-	ValidateSettings func(learner string, settings map[string]float64) error
-	// ValidatePipeline, when non-nil, is called once for every pipeline
-	// of every sweep with its canonical name and its merged settings (nil
-	// when none). The CLI should pass a wrapper of learn.CheckSettings,
-	// which knows the keys of both the learner family and the strategy
-	// (and fails for families not implemented yet). Its error is reported
-	// at the learner (else strategy) block that set the settings, or at
-	// the pipeline's name when it has none.
-	ValidatePipeline func(pipeline string, settings map[string]float64) error
-}
+// ParseOptions tune Parse and ParseFile. The zero value is the
+// default. Pipelines and their settings are always validated with the
+// learn package (names, keys, ranges), so a parsed grid never holds a
+// pipeline that a worker would refuse.
+type ParseOptions struct{}
 
 // Limits that keep a typo from expanding into an unmanageable sweep.
 const (
-	maxScenarios   = 100_000    // scenarios per sweep
-	maxRepetitions = 10_000_000 // repetitions per sweep
+	MaxScenarios   = 100_000     // scenarios per sweep (a grid file or a Submit)
+	MaxRepetitions = 10_000_000  // repetitions per sweep
+	MaxPipelines   = 256         // pipelines per sweep
+	MaxJobs        = 100_000_000 // scenarios × repetitions; job numbers fit an int32
 )
 
 // ParseFile reads and parses the grid file at path; see Parse.
@@ -95,8 +85,8 @@ func Parse(src []byte, filename string, opts ParseOptions) (*File, error) {
 // total, so the first n repetitions of a full run are the same jobs.
 // Scenarios and pipelines are shared with f. n must be ≥ 1.
 func (f *File) WithRepetitions(n int) (*File, error) {
-	if n < 1 || n > maxRepetitions {
-		return nil, fmt.Errorf("%w: repetitions = %d outside [1, %d]", ErrInvalid, n, maxRepetitions)
+	if n < 1 || n > MaxRepetitions {
+		return nil, fmt.Errorf("%w: repetitions = %d outside [1, %d]", ErrInvalid, n, MaxRepetitions)
 	}
 	out := &File{Path: f.Path, Sweeps: make([]*Sweep, len(f.Sweeps))}
 	for i, s := range f.Sweeps {
@@ -255,8 +245,8 @@ func (p *parser) sweep(b *hclsyntax.Block) *Sweep {
 	if a := b.Body.Attributes["repetitions"]; a == nil {
 		p.ds.add(hdr, "repetitions", "required attribute is missing (a whole number ≥ 1)")
 	} else if s.Repetitions, okReps = decodeScalar(&p.ds, a, "repetitions", toInt); okReps {
-		if s.Repetitions < 1 || s.Repetitions > maxRepetitions {
-			p.ds.add(a.Expr.Range(), "repetitions", "repetitions = %d outside [1, %d]", s.Repetitions, maxRepetitions)
+		if s.Repetitions < 1 || s.Repetitions > MaxRepetitions {
+			p.ds.add(a.Expr.Range(), "repetitions", "repetitions = %d outside [1, %d]", s.Repetitions, MaxRepetitions)
 			okReps = false
 		}
 	}

@@ -3,40 +3,13 @@ package grid
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// testHook stands in for the learn package's settings validator: it
-// rejects the key "bogus" and negative values.
-func testHook(learner string, s map[string]float64) error {
-	for k, v := range s {
-		if k == "bogus" {
-			return fmt.Errorf("learner %s has no setting %q", learner, k)
-		}
-		if v < 0 {
-			return fmt.Errorf("learner %s: %s = %v must be ≥ 0", learner, k, v)
-		}
-	}
-	return nil
-}
-
-// testPipelineHook stands in for learn.CheckSettings: knn is "not
-// implemented" and shrink must lie in [0, 1].
-func testPipelineHook(name string, s map[string]float64) error {
-	if strings.HasPrefix(name, "knn/") {
-		return fmt.Errorf("%s: learner knn is not implemented yet", name)
-	}
-	if v, ok := s["shrink"]; ok && (v < 0 || v > 1) {
-		return fmt.Errorf("%s: shrink = %v outside [0, 1]", name, v)
-	}
-	return nil
-}
-
-var testOpts = ParseOptions{ValidateSettings: testHook, ValidatePipeline: testPipelineHook}
+var testOpts = ParseOptions{}
 
 // expectedErrors returns the "# error: " comment lines of a bad file.
 func expectedErrors(t *testing.T, src []byte) string {

@@ -70,12 +70,12 @@ func planSweep(s *Sweep, cost CostModel) SweepPlan {
 		Repetitions: s.Repetitions, Jobs: s.Jobs(), Fits: map[string]int{}}
 	for _, pl := range s.Pipelines {
 		sp.Pipelines = append(sp.Pipelines, pl.Canonical())
-		sp.Fits[learnerOf(pl.Name)] += s.Jobs()
+		sp.Fits[pl.Learner()] += s.Jobs()
 	}
 	for _, sc := range s.Scenarios {
 		job := cost.Job.At(sc.NTrain)
 		for _, pl := range s.Pipelines {
-			job += cost.FitSeconds(pl.Name, sc.NTrain)
+			job += cost.FitSeconds(pl, sc.NTrain)
 		}
 		sp.CPUSeconds += job * float64(s.Repetitions)
 		sp.LongestJob = max(sp.LongestJob, job)

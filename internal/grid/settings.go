@@ -15,6 +15,7 @@ import (
 // block: numeric overrides and the block header for diagnostics.
 type settingsBlock struct {
 	vals map[string]float64
+	keys map[string]hcl.Range // where each key is written
 	hdr  hcl.Range
 }
 
@@ -70,79 +71,123 @@ func (p *parser) settingsOf(b *hclsyntax.Block, k settingsKind, list []named, pi
 			continue
 		}
 		p.check(sb.Body, field, schema{anyAttr: true})
-		vals, o := p.settingValues(sb, field)
+		vals, keys, o := p.settingValues(sb, field)
 		ok = ok && o && len(sb.Body.Blocks) == 0
 		switch {
 		case !used[name] && pipesOK:
 			p.ds.add(hdr, field, "settings for %s %q, but no pipeline of this sweep uses it", k.block, name)
 			ok = false
-		case o && k.block == "learner" && p.opts.ValidateSettings != nil:
-			if err := p.opts.ValidateSettings(name, maps.Clone(vals)); err != nil {
-				p.ds.add(hdr, field, "%v", err)
-				ok = false
-			}
 		}
-		out[name] = settingsBlock{vals, hdr}
+		out[name] = settingsBlock{vals, keys, hdr}
 	}
 	return out, ok
 }
 
-// settingValues reads the numeric attributes of a settings block.
-func (p *parser) settingValues(sb *hclsyntax.Block, field string) (map[string]float64, bool) {
-	vals := map[string]float64{}
+// settingValues reads the numeric attributes of a settings block, and
+// where each is written.
+func (p *parser) settingValues(sb *hclsyntax.Block, field string) (map[string]float64, map[string]hcl.Range, bool) {
+	vals, keys := map[string]float64{}, map[string]hcl.Range{}
 	ok := true
 	for _, a := range attrsInOrder(sb.Body) {
 		if v, o := decodeScalar(&p.ds, a, field+"."+a.Name, toFloat); o {
-			vals[a.Name] = v
+			vals[a.Name], keys[a.Name] = v, a.NameRange
 		} else {
 			ok = false
 		}
 	}
-	return vals, ok
+	return vals, keys, ok
 }
 
-// withSettings attaches to each pipeline of list the settings of its
-// learner block and of its strategy block, and runs the pipeline hook.
+// withSettings builds each pipeline of list with the settings of its
+// learner block and of its strategy block, validated by the learn
+// package: every bad key is reported where it is written (once, however
+// many pipelines use the block), and a problem of the combination (two
+// presets switched on) at the block that set the settings.
 func (p *parser) withSettings(b *hclsyntax.Block, list []named) ([]Pipeline, bool) {
 	ls, ss, ok := p.settingsBlocks(b, list, true) // on errors, go on with the valid values
 	out := make([]Pipeline, 0, len(list))
+	reported := map[hcl.Range]bool{}
 	for _, n := range list {
 		lb, sb := ls[learnerOf(n.name)], ss[strategyOf(n.name)]
-		pl, at, field, o := p.merge(n, lb, sb)
-		if o && p.opts.ValidatePipeline != nil {
-			if err := p.opts.ValidatePipeline(pl.Name, maps.Clone(pl.Settings)); err != nil {
-				p.ds.add(at, field, "%v", err)
-				o = false
-			}
+		m, o := p.merge(n, lb, sb)
+		pl, o2 := p.validate(n, m, reported)
+		if ok = ok && o && o2; ok {
+			out = append(out, pl)
 		}
-		ok = ok && o
-		out = append(out, pl)
 	}
 	return out, ok
 }
 
-// merge builds the pipeline with both blocks' settings; at and field say
-// where a problem of this pipeline is best reported: the learner block,
-// else the strategy block, else the pipeline's name.
-func (p *parser) merge(n named, lb, sb settingsBlock) (pl Pipeline, at hcl.Range, field string, ok bool) {
-	pl, at, field, ok = Pipeline{Name: n.name}, n.rng, "pipelines", true
-	if len(lb.vals)+len(sb.vals) == 0 {
-		return pl, at, field, true
-	}
-	pl.Settings = maps.Clone(lb.vals)
-	if pl.Settings == nil {
-		pl.Settings = map[string]float64{}
-	}
+// merged is a pipeline's settings from both blocks, with where each key
+// is written and where a problem of the whole is best reported: the
+// learner block, else the strategy block, else the pipeline's name.
+type merged struct {
+	vals  map[string]float64
+	keys  map[string]hcl.Range
+	at    hcl.Range
+	field string
+}
+
+// merge combines both blocks' settings for pipeline n.
+func (p *parser) merge(n named, lb, sb settingsBlock) (merged, bool) {
+	m := merged{vals: map[string]float64{}, keys: map[string]hcl.Range{}, at: n.rng, field: "pipelines"}
+	ok := true
+	maps.Copy(m.vals, lb.vals)
+	maps.Copy(m.keys, lb.keys)
 	for _, k := range slices.Sorted(maps.Keys(sb.vals)) {
-		if _, both := pl.Settings[k]; both {
+		if _, both := m.vals[k]; both {
 			p.ds.add(sb.hdr, "strategy."+strategyOf(n.name), "%q is set both here and in learner %q (line %d); set it in one place",
 				k, learnerOf(n.name), lb.hdr.Start.Line)
 			ok = false
 		}
-		pl.Settings[k] = sb.vals[k]
+		m.vals[k], m.keys[k] = sb.vals[k], sb.keys[k]
 	}
-	if len(lb.vals) > 0 {
-		return pl, lb.hdr, "learner." + learnerOf(n.name), ok
+	switch {
+	case len(lb.vals) > 0:
+		m.at, m.field = lb.hdr, "learner."+learnerOf(n.name)
+	case len(sb.vals) > 0:
+		m.at, m.field = sb.hdr, "strategy."+strategyOf(n.name)
 	}
-	return pl, sb.hdr, "strategy." + strategyOf(n.name), ok
+	return m, ok
+}
+
+// validate checks every key of m on its own against the pipeline (so
+// that each bad key is reported at its line), then the whole set.
+func (p *parser) validate(n named, m merged, reported map[hcl.Range]bool) (Pipeline, bool) {
+	spec, err := learn.ParseSpec(n.name)
+	if err != nil { // names were checked before; keep the message if not
+		p.ds.add(n.rng, "pipelines", "%v", err)
+		return Pipeline{}, false
+	}
+	ok := true
+	for _, k := range slices.Sorted(maps.Keys(m.vals)) {
+		if _, err := learn.ResolveSettings(spec, learn.Settings{k: m.vals[k]}); err != nil {
+			if at := m.keys[k]; !reported[at] {
+				reported[at] = true
+				p.ds.add(at, m.field+"."+k, "%s", settingMessage(err))
+			}
+			ok = false
+		}
+	}
+	if !ok {
+		return Pipeline{}, false
+	}
+	pl, err := PipelineOf(spec, m.vals)
+	if err != nil {
+		if !reported[m.at] {
+			reported[m.at] = true
+			p.ds.add(m.at, m.field, "%s", settingMessage(err))
+		}
+		return Pipeline{}, false
+	}
+	return pl, true
+}
+
+// settingMessage is a learn error without its package prefix.
+func settingMessage(err error) string {
+	msg := err.Error()
+	for _, prefix := range []string{learn.ErrBadSetting.Error() + ": ", learn.ErrNotImplemented.Error() + ": "} {
+		msg = strings.TrimPrefix(msg, prefix)
+	}
+	return msg
 }

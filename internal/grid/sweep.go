@@ -3,9 +3,7 @@ package grid
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/misslab/misslab/internal/sim"
 )
@@ -24,36 +22,6 @@ type Sweep struct {
 	Repetitions int            // ≥ 1; repetitions are numbered 0..Repetitions-1
 	Scenarios   []sim.Scenario // the cross product, validated, in a stable order
 	Pipelines   []Pipeline     // unique, in a stable order
-}
-
-// Pipeline is a pipeline name with the learner settings that override the
-// learner's defaults for it.
-type Pipeline struct {
-	Name     string             // canonical learn.Spec name, e.g. "tree/surrogate+mask"
-	Settings map[string]float64 // overrides only; nil when none
-}
-
-// Canonical returns the pipeline's identity: its name followed by its
-// settings sorted by key, e.g. "tree/mia{cp=0.01,minbucket=7}".
-func (p Pipeline) Canonical() string {
-	if len(p.Settings) == 0 {
-		return p.Name
-	}
-	keys := make([]string, 0, len(p.Settings))
-	for k := range p.Settings {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	var b strings.Builder
-	b.WriteString(p.Name + "{")
-	for i, k := range keys {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(k + "=" + strconv.FormatFloat(p.Settings[k], 'g', -1, 64))
-	}
-	b.WriteByte('}')
-	return b.String()
 }
 
 // Jobs returns the number of jobs of the sweep: scenarios × repetitions.

@@ -15,7 +15,6 @@ import (
 
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/metrics"
-	"github.com/misslab/misslab/internal/server"
 	"github.com/misslab/misslab/internal/sim"
 	"github.com/misslab/misslab/internal/worker"
 )
@@ -70,83 +69,9 @@ func sweep(t *testing.T, reps int, rates []float64, pipes ...string) *grid.Sweep
 		sw.Scenarios = append(sw.Scenarios, sc)
 	}
 	for _, p := range pipes {
-		sw.Pipelines = append(sw.Pipelines, grid.Pipeline{Name: p})
+		sw.Pipelines = append(sw.Pipelines, grid.MustPipeline(p, nil))
 	}
 	return sw
-}
-
-func TestCoordinatorMetricsFollowASweep(t *testing.T) {
-	reg := metrics.NewRegistry()
-	m := metrics.NewCoordinator(reg)
-	coord, err := server.Open(t.TempDir(), server.Options{Observer: m})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer coord.Close()
-	lis, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, stop := context.WithCancel(context.Background())
-	served := make(chan error, 1)
-	go func() { served <- coord.Serve(ctx, lis) }()
-	defer func() { stop(); <-served }()
-
-	sw := sweep(t, 4, []float64{0.1, 0.2, 0.3}, "tree/mia", "linear/mean") // 12 jobs
-	if _, err := coord.Submit(sw); err != nil {
-		t.Fatal(err)
-	}
-	id := sw.Hash()[:12]
-	if v, _ := value(t, reg, "misslab_sweep_jobs", map[string]string{"sweep": id, "state": "pending"}); v != 12 {
-		t.Fatalf("pending before any worker = %v, want 12", v)
-	}
-	wctx, stopWorkers := context.WithCancel(context.Background())
-	done := make(chan error, 2)
-	for _, name := range []string{"a", "b"} {
-		go func() {
-			done <- worker.Run(wctx, worker.Options{Addr: lis.Addr().String(), ID: name, Parallel: 2,
-				Executor: worker.Slow{Executor: worker.Deterministic{}, Delay: 20 * time.Millisecond}})
-		}()
-	}
-	waitFor(t, func() bool {
-		v, _ := value(t, reg, "misslab_sweep_jobs", map[string]string{"sweep": id, "state": "done"})
-		return v == 12
-	})
-	if v, _ := value(t, reg, "misslab_workers", nil); v != 2 {
-		t.Errorf("workers = %v, want 2", v)
-	}
-	stopWorkers()
-	for range 2 {
-		if err := <-done; err != nil {
-			t.Fatal(err)
-		}
-	}
-	waitFor(t, func() bool { v, _ := value(t, reg, "misslab_workers", nil); return v == 0 })
-	checks := []struct {
-		name   string
-		labels map[string]string
-		want   func(float64) bool
-		says   string
-	}{
-		{"misslab_results_total", map[string]string{"outcome": "accepted"}, eq(12), "= 12"},
-		{"misslab_results_total", map[string]string{"outcome": "stale"}, eq(0), "= 0"},
-		{"misslab_store_committed_records_total", nil, eq(12), "= 12"},
-		{"misslab_store_commit_seconds", nil, between(1, 12), "1..12 transactions"},
-		{"misslab_leases_granted_total", nil, between(12, 40), "≥ 12"},
-		{"misslab_worker_connections_total", nil, eq(2), "= 2"},
-		{"misslab_lease_expiries_total", nil, eq(0), "= 0"},
-		{"misslab_sweep_jobs", map[string]string{"sweep": id, "name": "metrics", "state": "pending"}, eq(0), "= 0"},
-		{"misslab_sweep_jobs", map[string]string{"sweep": id, "state": "failed"}, eq(0), "= 0"},
-		{"misslab_sweep_cancelled", map[string]string{"sweep": id}, eq(0), "= 0"},
-		{"misslab_store_backlog_records", nil, eq(0), "= 0 once committed"},
-		{"process_resident_memory_bytes", nil, between(1<<20, 1<<40), "> 1 MiB"},
-	}
-	for _, c := range checks {
-		v, ok := value(t, reg, c.name, c.labels)
-		if !ok || !c.want(v) {
-			t.Errorf("%s%v = %v (present %v), want %s", c.name, c.labels, v, ok, c.says)
-		}
-	}
 }
 
 func eq(w float64) func(float64) bool { return func(v float64) bool { return v == w } }
@@ -181,7 +106,7 @@ func (g *gate) Execute(ctx context.Context, sw *grid.Sweep, sc, rep int, pipes [
 	out := make([]worker.Result, len(pipes))
 	for i, p := range pipes {
 		out[i] = worker.Result{Pipeline: p, R2: 0.5, FitSeconds: 0.25}
-		if sw.Pipelines[p].Name == "svm/mean" {
+		if sw.Pipelines[p].Name() == "svm/mean" {
 			out[i] = worker.Result{Pipeline: p, ErrKind: "fit", ErrMsg: "no convergence"}
 		}
 	}
@@ -254,7 +179,7 @@ func TestLearner(t *testing.T) {
 
 func TestServe(t *testing.T) {
 	reg := metrics.NewRegistry()
-	metrics.NewCoordinator(reg)
+	metrics.NewWorker(reg)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -274,9 +199,9 @@ func TestServe(t *testing.T) {
 		}
 		return string(b)
 	}
-	if body := get("/metrics"); !strings.Contains(body, `misslab_results_total{outcome="accepted"} 0`) ||
+	if body := get("/metrics"); !strings.Contains(body, "misslab_worker_slots 0") ||
 		!strings.Contains(body, "process_cpu_seconds_total") {
-		t.Fatalf("/metrics lacks the coordinator's metrics:\n%.500s", body)
+		t.Fatalf("/metrics lacks the worker's metrics:\n%.500s", body)
 	}
 	if body := get("/healthz"); body != "ok\n" {
 		t.Fatalf("/healthz = %q", body)

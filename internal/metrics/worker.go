@@ -93,7 +93,7 @@ func (o *observed) Execute(ctx context.Context, sw *grid.Sweep, scenario, rep in
 		if r.Pipeline < 0 || r.Pipeline >= len(sw.Pipelines) {
 			continue // the worker rejects such a result itself
 		}
-		l := Learner(sw.Pipelines[r.Pipeline].Name)
+		l := Learner(sw.Pipelines[r.Pipeline].Name())
 		o.m.fits.WithLabelValues(l).Inc()
 		o.m.fitSeconds.WithLabelValues(l).Add(r.FitSeconds)
 		if r.ErrKind != "" {

@@ -24,53 +24,14 @@ const KindUnavailable = "unavailable"
 // one, matches.
 var ErrNoSweep = errors.New("reportgen: no such sweep")
 
-// Resolve finds the sweep arg names in st: a full id, a unique id
-// prefix, or a sweep name (the most recently submitted sweep of that
-// name when several have it, e.g. the same grid run at two repetition
-// counts; others lists the ids passed over). With arg empty the store
-// must hold exactly one sweep. Errors wrap ErrNoSweep, or
-// store.ErrAmbiguous for a prefix of several ids.
+// Resolve finds the sweep arg names in st (see store.Store.Resolve).
+// Errors wrap ErrNoSweep and the store's ErrNotFound or ErrAmbiguous.
 func Resolve(st *store.Store, arg string) (rec store.SweepRecord, others []string, err error) {
-	if arg != "" {
-		rec, err = st.Sweep(arg)
-		if err == nil || !errors.Is(err, store.ErrNotFound) {
-			return rec, nil, err
-		}
-	}
-	all, err := st.Sweeps()
+	rec, others, err = st.Resolve(arg)
 	if err != nil {
-		return rec, nil, err
+		return rec, nil, fmt.Errorf("%w: %w", ErrNoSweep, err)
 	}
-	var match []store.SweepRecord // oldest submission first
-	for _, r := range all {
-		if arg == "" || r.Spec.Name == arg {
-			match = append(match, r)
-		}
-	}
-	switch {
-	case len(match) == 0 && arg == "":
-		return rec, nil, fmt.Errorf("%w: the store holds no sweep", ErrNoSweep)
-	case len(match) == 0:
-		return rec, nil, fmt.Errorf("%w: no sweep has the id, id prefix or name %q (the store holds: %s)",
-			ErrNoSweep, arg, listSweeps(all))
-	case len(match) > 1 && arg == "":
-		return rec, nil, fmt.Errorf("%w: the store holds %d sweeps; name one: %s", ErrNoSweep, len(match), listSweeps(all))
-	}
-	for _, r := range match[:len(match)-1] {
-		others = append(others, r.ID)
-	}
-	return match[len(match)-1], others, nil
-}
-
-func listSweeps(rs []store.SweepRecord) string {
-	var parts []string
-	for _, r := range rs {
-		parts = append(parts, fmt.Sprintf("%q %.12s", r.Spec.Name, r.ID))
-	}
-	if len(parts) == 0 {
-		return "nothing"
-	}
-	return strings.Join(parts, ", ")
+	return rec, others, nil
 }
 
 // Write builds the report input of sweep rec from st and renders it into
@@ -155,12 +116,12 @@ func jobs(st *store.Store, rec store.SweepRecord, g *gather, in *report.Input) e
 func pipelineKeys(sw *grid.Sweep) []string {
 	count := map[string]int{}
 	for _, p := range sw.Pipelines {
-		count[p.Name]++
+		count[p.Name()]++
 	}
 	keys := make([]string, len(sw.Pipelines))
 	for i, p := range sw.Pipelines {
-		keys[i] = p.Name
-		if count[p.Name] > 1 {
+		keys[i] = p.Name()
+		if count[p.Name()] > 1 {
 			keys[i] = p.Canonical()
 		}
 	}
@@ -173,16 +134,16 @@ func pipelineKeys(sw *grid.Sweep) []string {
 func settingsText(sw *grid.Sweep) string {
 	byLearner := map[string]map[string]bool{} // learner → distinct settings texts
 	for _, p := range sw.Pipelines {
-		l, _, _ := strings.Cut(p.Name, "/")
+		l := p.Learner()
 		if byLearner[l] == nil {
 			byLearner[l] = map[string]bool{}
 		}
-		byLearner[l][strings.TrimPrefix(p.Canonical(), p.Name)] = true
+		byLearner[l][strings.TrimPrefix(p.Canonical(), p.Name())] = true
 	}
 	var parts []string
 	for _, p := range sw.Pipelines {
-		l, _, _ := strings.Cut(p.Name, "/")
-		part := strings.TrimPrefix(p.Canonical(), p.Name)
+		l := p.Learner()
+		part := strings.TrimPrefix(p.Canonical(), p.Name())
 		if len(byLearner[l]) == 1 {
 			part = l + part
 		} else if part != "" {

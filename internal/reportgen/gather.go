@@ -56,7 +56,7 @@ func newGather(sw *grid.Sweep) *gather {
 	}
 	perLearner := map[string]int{}
 	for _, p := range sw.Pipelines {
-		sp, _ := learn.ParseSpec(p.Name)
+		sp := p.Spec()
 		g.specs = append(g.specs, sp)
 		perLearner[sp.Learner]++
 	}

@@ -464,7 +464,7 @@ func TestTheoryExampleGrids(t *testing.T) {
 		for i, p := range sw.Pipelines {
 			sp := g.specs[i]
 			_, p1 := prop1Strategy(sp)
-			ok := sp.Learner == "tree" && !sp.Mask && p.Settings["maxdepth"] == 1 && (p1 || c.file == "prop2.hcl")
+			ok := sp.Learner == "tree" && !sp.Mask && p.Resolved()["maxdepth"] == 1 && (p1 || c.file == "prop2.hcl")
 			if !ok {
 				t.Errorf("%s: pipeline %s is not a tree stump of the figure", c.file, p.Canonical())
 			}

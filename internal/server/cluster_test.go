@@ -17,8 +17,8 @@ import (
 
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/server"
-	"github.com/misslab/misslab/internal/server/wire"
 	"github.com/misslab/misslab/internal/store"
+	"github.com/misslab/misslab/internal/wire"
 	"github.com/misslab/misslab/internal/worker"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )

@@ -17,8 +17,8 @@ import (
 
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/sched"
-	"github.com/misslab/misslab/internal/server/wire"
 	"github.com/misslab/misslab/internal/store"
+	"github.com/misslab/misslab/internal/wire"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
 
@@ -216,16 +216,17 @@ func (c *Coordinator) Submit(spec *grid.Sweep) (sched.Status, error) {
 	return c.sched.Status(id)
 }
 
-// resolve turns an id or unique id prefix into a loaded sweep id.
-func (c *Coordinator) resolve(id string) (string, error) {
-	rec, err := c.st.Sweep(id)
+// resolve turns a sweep id, unique id prefix or sweep name (the latest
+// submitted of that name) into a loaded sweep id.
+func (c *Coordinator) resolve(arg string) (string, error) {
+	rec, _, err := c.st.Resolve(arg)
 	if err != nil {
 		return "", err
 	}
 	return rec.ID, nil
 }
 
-// Status returns the progress of one sweep (id or unique prefix).
+// Status returns the progress of one sweep (id, unique prefix or name).
 func (c *Coordinator) Status(id string) (sched.Status, error) {
 	full, err := c.resolve(id)
 	if err != nil {
@@ -234,7 +235,7 @@ func (c *Coordinator) Status(id string) (sched.Status, error) {
 	return c.sched.Status(full)
 }
 
-// Cancel stops a sweep (id or unique prefix) and revokes its leases.
+// Cancel stops a sweep (id, unique prefix or name) and revokes its leases.
 func (c *Coordinator) Cancel(id string) (sched.Status, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -291,15 +292,11 @@ func (c *Coordinator) committed(recs []store.Record, err error) {
 // serviceNames are the names the health service reports SERVING for.
 var serviceNames = []string{"", pb.SweepService_ServiceDesc.ServiceName, pb.WorkService_ServiceDesc.ServiceName}
 
-// MaxMessageBytes bounds one gRPC message either way: large enough for
-// the spec of a sweep of a million scenarios.
-const MaxMessageBytes = 512 << 20
-
 // GRPCServer returns a gRPC server with both misslab.v1 services, server
 // reflection and the standard health service registered.
 func (c *Coordinator) GRPCServer() *grpc.Server {
 	srv := grpc.NewServer(append([]grpc.ServerOption{
-		grpc.MaxRecvMsgSize(MaxMessageBytes), // a sweep of many scenarios is one Submit
+		grpc.MaxRecvMsgSize(wire.MaxMessageBytes), grpc.MaxSendMsgSize(wire.MaxMessageBytes), // a sweep of many scenarios is one Submit
 		grpc.ChainUnaryInterceptor(append([]grpc.UnaryServerInterceptor{unaryErrors}, c.opts.Unary...)...),
 		grpc.ChainStreamInterceptor(append([]grpc.StreamServerInterceptor{streamErrors}, c.opts.Stream...)...),
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 15 * time.Second, Timeout: 10 * time.Second}),

@@ -19,7 +19,8 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/backoff"
 
-	"github.com/misslab/misslab/internal/server"
+	"github.com/misslab/misslab/internal/client"
+	"github.com/misslab/misslab/internal/embedded"
 	"github.com/misslab/misslab/internal/store"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
@@ -180,16 +181,16 @@ func TestCrashAndResume(t *testing.T) {
 			"--max-deliveries", "1000", "--log-level", "warn")
 	}
 	coord := serve()
-	// The client reconnects within 100 ms of a restart; with gRPC's default
+	// The cl reconnects within 100 ms of a restart; with gRPC's default
 	// backoff (1 s growing to 120 s) the status polls would go blind for
 	// seconds while the workers, which retry fast, finish the sweep.
-	client, err := server.Dial(addr, grpc.WithConnectParams(grpc.ConnectParams{
+	cl, err := client.Dial(addr, grpc.WithConnectParams(grpc.ConnectParams{
 		Backoff:           backoff.Config{BaseDelay: 20 * time.Millisecond, Multiplier: 1.6, MaxDelay: 100 * time.Millisecond},
 		MinConnectTimeout: time.Second,
 	}))
 	must(t, err)
-	defer client.Close()
-	waitUp(t, client)
+	defer cl.Close()
+	waitUp(t, cl)
 	// Malformed grids are refused by the CLI; the coordinator never notices.
 	for name, src := range map[string]string{
 		"syntax.hcl":   `sweep "x" { seed = `,
@@ -211,7 +212,7 @@ func TestCrashAndResume(t *testing.T) {
 	if out, err := sub.CombinedOutput(); err != nil {
 		t.Fatalf("submit: %v\n%s", err, out)
 	}
-	f, err := server.LoadGrid(gridPath, 0)
+	f, err := client.LoadGrid(gridPath, 0)
 	must(t, err)
 	sw := f.Sweeps[0]
 	id := sw.Hash()
@@ -229,7 +230,7 @@ func TestCrashAndResume(t *testing.T) {
 		// point in the (r+1)-th fifth of the sweep is stored, so every kill
 		// lands mid-sweep however fast or slow the machine is.
 		target := jobs*int64(round+1)/5 + rng.Int64N(jobs/10)
-		sts := waitProgress(t, client, id, target, 60*time.Second)
+		sts := waitProgress(t, cl, id, target, 60*time.Second)
 		t.Logf("round %d: killing the coordinator at %d/%d done, %d running", round, sts.Done, sts.Jobs, sts.Running)
 		if sts.Done < sts.Jobs {
 			midSweep++
@@ -247,12 +248,12 @@ func TestCrashAndResume(t *testing.T) {
 		}
 		time.Sleep(time.Duration(rng.IntN(200)) * time.Millisecond)
 		coord = serve()
-		waitUp(t, client)
+		waitUp(t, cl)
 	}
 	if midSweep < 4 {
 		t.Fatalf("only %d of 4 kills hit a running sweep", midSweep)
 	}
-	st := waitDone(t, client, id, 90*time.Second)
+	st := waitDone(t, cl, id, 90*time.Second)
 	if st.Done != int64(sw.Jobs()) || st.Failed != 0 {
 		t.Fatalf("final status %v", st)
 	}
@@ -280,7 +281,7 @@ func TestCrashAndResume(t *testing.T) {
 	if out, err := exec.Command(coordBin, "run", gridPath, "--out", ref, "--parallel", "1", "--executor", "experiment").CombinedOutput(); err != nil {
 		t.Fatalf("reference run: %v\n%s", err, out)
 	}
-	want, got := readScores(t, filepath.Join(ref, server.ResultsFile)), readScores(t, crashCSV)
+	want, got := readScores(t, filepath.Join(ref, embedded.ResultsFile)), readScores(t, crashCSV)
 	if len(want) != 2*sw.Jobs()*len(sw.Pipelines) || len(got) != len(want) {
 		t.Fatalf("%d reference and %d crash-run scores, want %d", len(want), len(got), 2*sw.Jobs()*len(sw.Pipelines))
 	}
@@ -291,7 +292,7 @@ func TestCrashAndResume(t *testing.T) {
 	}
 }
 
-func waitUp(t *testing.T, c *server.Client) {
+func waitUp(t *testing.T, c *client.Client) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
@@ -308,7 +309,7 @@ func waitUp(t *testing.T, c *server.Client) {
 	}
 }
 
-func waitDone(t *testing.T, c *server.Client, id string, limit time.Duration) *pb.SweepStatus {
+func waitDone(t *testing.T, c *client.Client, id string, limit time.Duration) *pb.SweepStatus {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for {
@@ -325,7 +326,7 @@ func waitDone(t *testing.T, c *server.Client, id string, limit time.Duration) *p
 
 // waitProgress polls until at least target jobs of sweep id are done and
 // returns that status; it fails the test after limit.
-func waitProgress(t *testing.T, c *server.Client, id string, target int64, limit time.Duration) *pb.SweepStatus {
+func waitProgress(t *testing.T, c *client.Client, id string, target int64, limit time.Duration) *pb.SweepStatus {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for {

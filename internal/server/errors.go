@@ -11,9 +11,9 @@ import (
 	"github.com/misslab/misslab/internal/auth"
 	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/sched"
-	"github.com/misslab/misslab/internal/server/wire"
 	"github.com/misslab/misslab/internal/sim"
 	"github.com/misslab/misslab/internal/store"
+	"github.com/misslab/misslab/internal/wire"
 )
 
 // ErrProtocol is wrapped by errors about a worker that breaks the stream

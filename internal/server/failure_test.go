@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/misslab/misslab/internal/client"
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/sched"
 	"github.com/misslab/misslab/internal/server"
@@ -41,16 +42,16 @@ func TestPoisonJobFailsAtDeliveryLimit(t *testing.T) {
 	addr := c.addr
 	c.close()
 	c2 := restartCluster(t, dir, addr)
-	sts, err := c2.client.Status(context.Background(), &pb.StatusRequest{SweepId: id[:8]})
+	sts, err := c2.cl.Status(context.Background(), &pb.StatusRequest{SweepId: id[:8]})
 	must(t, err)
 	if s := sts.Sweeps[0]; s.Done != 5 || s.Failed != 1 || s.State != pb.SweepStatus_STATE_COMPLETE {
 		t.Fatalf("after restart: %v", s)
 	}
 	var csv strings.Builder
-	client, err := server.Dial(addr)
+	cl, err := client.Dial(addr)
 	must(t, err)
-	defer client.Close()
-	must(t, client.Export(context.Background(), id, &csv))
+	defer cl.Close()
+	must(t, cl.Export(context.Background(), id, &csv))
 	if n := strings.Count(csv.String(), ",NA,job: panic: poisoned job"); n != 4 {
 		t.Fatalf("%d NA rows for the failed job, want 4 (one per metric):\n%.500s", n, csv.String())
 	}
@@ -78,7 +79,7 @@ func TestCancelStopsAndResubmitResumes(t *testing.T) {
 	for n, _ := exec.total(); n < 5; n, _ = exec.total() {
 		time.Sleep(time.Millisecond)
 	}
-	resp, err := c.client.Cancel(context.Background(), &pb.CancelRequest{SweepId: id[:6]})
+	resp, err := c.cl.Cancel(context.Background(), &pb.CancelRequest{SweepId: id[:6]})
 	must(t, err)
 	if resp.Status.State != pb.SweepStatus_STATE_CANCELLED {
 		t.Fatalf("cancel: %v", resp.Status)
@@ -102,7 +103,7 @@ func TestCancelStopsAndResubmitResumes(t *testing.T) {
 	addr := c.addr
 	c.close()
 	c2 := restartCluster(t, dir, addr)
-	sts, err := c2.client.Status(context.Background(), &pb.StatusRequest{SweepId: id})
+	sts, err := c2.cl.Status(context.Background(), &pb.StatusRequest{SweepId: id})
 	must(t, err)
 	if s := sts.Sweeps[0]; s.State != pb.SweepStatus_STATE_CANCELLED || s.Done != int64(st.Done) {
 		t.Fatalf("after restart: %v, want cancelled with %d done", s, st.Done)

@@ -17,6 +17,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/misslab/misslab/internal/auth"
+	"github.com/misslab/misslab/internal/client"
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/sched"
 	"github.com/misslab/misslab/internal/server"
@@ -63,7 +64,7 @@ func TestCoordinatorRefusesWithoutCredentials(t *testing.T) {
 			if !errors.Is(err, worker.ErrRefused) || time.Since(start) > 10*time.Second {
 				t.Fatalf("worker with %s: %v after %v, want ErrRefused at once", r.name, err, time.Since(start))
 			}
-			cl, err := server.Dial(c.addr, grpc.WithPerRPCCredentials(r.creds))
+			cl, err := client.Dial(c.addr, grpc.WithPerRPCCredentials(r.creds))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -75,7 +76,7 @@ func TestCoordinatorRefusesWithoutCredentials(t *testing.T) {
 	}
 	// The right credentials run a sweep.
 	good := auth.Credentials{Token: testToken, Cluster: "fig3"}
-	cl, err := server.Dial(c.addr, grpc.WithPerRPCCredentials(good))
+	cl, err := client.Dial(c.addr, grpc.WithPerRPCCredentials(good))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +92,7 @@ func TestCoordinatorRefusesWithoutCredentials(t *testing.T) {
 		done <- worker.Run(ctx, worker.Options{Addr: c.addr, Parallel: 2, Executor: worker.Deterministic{},
 			DialOptions: []grpc.DialOption{grpc.WithPerRPCCredentials(good)}})
 	}()
-	p := &server.Progress{Out: &strings.Builder{}}
+	p := &client.Progress{Out: &strings.Builder{}}
 	fctx, fcancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer fcancel()
 	if err := cl.Follow(fctx, ids, 20*time.Millisecond, p); err != nil {

@@ -13,8 +13,8 @@ import (
 
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/server"
-	"github.com/misslab/misslab/internal/server/wire"
 	"github.com/misslab/misslab/internal/sim"
+	"github.com/misslab/misslab/internal/wire"
 	"github.com/misslab/misslab/internal/worker"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
@@ -33,7 +33,7 @@ func testSweep(t testing.TB, seed uint64, reps int, rates []float64, pipes ...st
 		sw.Scenarios = append(sw.Scenarios, sc)
 	}
 	for _, p := range pipes {
-		sw.Pipelines = append(sw.Pipelines, grid.Pipeline{Name: p})
+		sw.Pipelines = append(sw.Pipelines, grid.MustPipeline(p, nil))
 	}
 	return sw
 }

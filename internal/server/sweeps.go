@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/misslab/misslab/internal/sched"
-	"github.com/misslab/misslab/internal/server/wire"
+	"github.com/misslab/misslab/internal/wire"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
 

@@ -32,7 +32,7 @@ func testSweep(t testing.TB, rates []float64, reps int, pipes ...string) *grid.S
 		sw.Scenarios = append(sw.Scenarios, sc)
 	}
 	for _, p := range pipes {
-		sw.Pipelines = append(sw.Pipelines, grid.Pipeline{Name: p})
+		sw.Pipelines = append(sw.Pipelines, grid.MustPipeline(p, nil))
 	}
 	return sw
 }

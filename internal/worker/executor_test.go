@@ -21,7 +21,7 @@ func smallSweep(t *testing.T, pipes ...string) *grid.Sweep {
 	sc.NTrain, sc.NTest = 100, 100
 	sw := &grid.Sweep{Seed: 3, Repetitions: 2, Scenarios: []sim.Scenario{sc}}
 	for _, p := range pipes {
-		sw.Pipelines = append(sw.Pipelines, grid.Pipeline{Name: p})
+		sw.Pipelines = append(sw.Pipelines, grid.MustPipeline(p, nil))
 	}
 	return sw
 }

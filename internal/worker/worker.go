@@ -16,7 +16,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/misslab/misslab/internal/grid"
-	"github.com/misslab/misslab/internal/server/wire"
+	"github.com/misslab/misslab/internal/wire"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
 
@@ -37,10 +37,10 @@ type Options struct {
 	DialOptions  []grpc.DialOption // added to the insecure transport
 }
 
-// maxMessageBytes bounds a message from the coordinator (a sweep's spec
-// may be large); results go out in messages of about resultBatchBytes.
+// Results go out in messages of about resultBatchBytes; a message from
+// the coordinator (a sweep's spec may be large) is bounded by
+// wire.MaxMessageBytes.
 const (
-	maxMessageBytes  = 512 << 20
 	resultBatchBytes = 1 << 20
 	maxErrText       = 4096
 )
@@ -101,7 +101,7 @@ func Run(ctx context.Context, opts Options) error {
 		return err
 	}
 	conn, err := grpc.NewClient(opts.Addr, append([]grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMessageBytes)), keepaliveOption}, opts.DialOptions...)...)
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(wire.MaxMessageBytes)), keepaliveOption}, opts.DialOptions...)...)
 	if err != nil {
 		return fmt.Errorf("worker: dial %s: %w", opts.Addr, err)
 	}

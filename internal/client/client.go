@@ -1,4 +1,4 @@
-package server
+package client
 
 import (
 	"context"
@@ -10,15 +10,14 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/misslab/misslab/internal/grid"
-	"github.com/misslab/misslab/internal/learn"
-	"github.com/misslab/misslab/internal/server/wire"
+	"github.com/misslab/misslab/internal/wire"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
 
-// LoadGrid parses a grid file with the learn package's settings check and,
+// LoadGrid parses and validates a grid file (see grid.ParseFile) and,
 // when reps > 0, shrinks every sweep to reps repetitions.
 func LoadGrid(path string, reps int) (*grid.File, error) {
-	f, err := grid.ParseFile(path, grid.ParseOptions{ValidatePipeline: learn.CheckSettings})
+	f, err := grid.ParseFile(path, grid.ParseOptions{})
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +38,7 @@ type Client struct {
 // opts may also add per-call credentials (a token).
 func Dial(addr string, opts ...grpc.DialOption) (*Client, error) {
 	conn, err := grpc.NewClient(addr, append([]grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxMessageBytes))}, opts...)...)
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(wire.MaxMessageBytes), grpc.MaxCallSendMsgSize(wire.MaxMessageBytes))}, opts...)...)
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", addr, err)
 	}

@@ -1,4 +1,4 @@
-package metrics
+package server
 
 import (
 	"sync/atomic"
@@ -7,11 +7,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/misslab/misslab/internal/sched"
-	"github.com/misslab/misslab/internal/server"
 )
 
-// Coordinator holds a coordinator's metrics. It implements server.Observer
-// (pass it in server.Options.Observer) and is a prometheus.Collector of
+// Metrics holds a coordinator's metrics. It implements Observer
+// (pass it in Options.Observer) and is a prometheus.Collector of
 // every loaded sweep's progress, read from the scheduler at scrape time.
 //
 // Metrics (all prefixed misslab_):
@@ -29,9 +28,9 @@ import (
 //	store_committed_records_total     counter: results and failures written
 //	store_commit_failures_total       counter: batches lost after every retry
 //	store_backlog_records             gauge: accepted results waiting for the store
-//	                                  (leasing pauses past server.Options.MaxBacklog)
-type Coordinator struct {
-	coord       atomic.Pointer[server.Coordinator]
+//	                                  (leasing pauses past Options.MaxBacklog)
+type Metrics struct {
+	coord       atomic.Pointer[Coordinator]
 	jobs        *prometheus.Desc
 	cancelled   *prometheus.Desc
 	backlog     *prometheus.Desc
@@ -46,9 +45,9 @@ type Coordinator struct {
 	failures    prometheus.Counter
 }
 
-// NewCoordinator returns a coordinator's metrics, registered with reg.
-func NewCoordinator(reg prometheus.Registerer) *Coordinator {
-	m := &Coordinator{
+// NewMetrics returns a coordinator's metrics, registered with reg.
+func NewMetrics(reg prometheus.Registerer) *Metrics {
+	m := &Metrics{
 		jobs: prometheus.NewDesc("misslab_sweep_jobs", "Jobs of a loaded sweep by state (pending, running, done, failed).",
 			[]string{"sweep", "name", "state"}, nil),
 		cancelled: prometheus.NewDesc("misslab_sweep_cancelled", "1 if the sweep is cancelled, else 0.",
@@ -83,7 +82,7 @@ func NewCoordinator(reg prometheus.Registerer) *Coordinator {
 }
 
 // Describe implements prometheus.Collector.
-func (m *Coordinator) Describe(ch chan<- *prometheus.Desc) {
+func (m *Metrics) Describe(ch chan<- *prometheus.Desc) {
 	ch <- m.jobs
 	ch <- m.cancelled
 	ch <- m.backlog
@@ -91,7 +90,7 @@ func (m *Coordinator) Describe(ch chan<- *prometheus.Desc) {
 
 // Collect implements prometheus.Collector: the progress of every loaded
 // sweep, labelled by the first 12 characters of its id and its name.
-func (m *Coordinator) Collect(ch chan<- prometheus.Metric) {
+func (m *Metrics) Collect(ch chan<- prometheus.Metric) {
 	c := m.coord.Load()
 	if c == nil {
 		return
@@ -117,25 +116,25 @@ func (m *Coordinator) Collect(ch chan<- prometheus.Metric) {
 	}
 }
 
-// Opened implements server.Observer.
-func (m *Coordinator) Opened(c *server.Coordinator) { m.coord.Store(c) }
+// Opened implements Observer.
+func (m *Metrics) Opened(c *Coordinator) { m.coord.Store(c) }
 
-// WorkerConnected implements server.Observer.
-func (m *Coordinator) WorkerConnected(string) { m.workers.Inc(); m.connections.Inc() }
+// WorkerConnected implements Observer.
+func (m *Metrics) WorkerConnected(string) { m.workers.Inc(); m.connections.Inc() }
 
-// WorkerDisconnected implements server.Observer.
-func (m *Coordinator) WorkerDisconnected(string) { m.workers.Dec() }
+// WorkerDisconnected implements Observer.
+func (m *Metrics) WorkerDisconnected(string) { m.workers.Dec() }
 
-// Granted implements server.Observer.
-func (m *Coordinator) Granted(_ string, n int) { m.granted.Add(float64(n)) }
+// Granted implements Observer.
+func (m *Metrics) Granted(_ string, n int) { m.granted.Add(float64(n)) }
 
-// Judged implements server.Observer. Results are not labelled by sweep:
+// Judged implements Observer. Results are not labelled by sweep:
 // a worker could name any sweep id, and progress per sweep is in
 // misslab_sweep_jobs.
-func (m *Coordinator) Judged(_ string, o sched.Outcome) { m.results.WithLabelValues(o.String()).Inc() }
+func (m *Metrics) Judged(_ string, o sched.Outcome) { m.results.WithLabelValues(o.String()).Inc() }
 
-// LeasesEnded implements server.Observer.
-func (m *Coordinator) LeasesEnded(reason string, n int) {
+// LeasesEnded implements Observer.
+func (m *Metrics) LeasesEnded(reason string, n int) {
 	switch reason {
 	case "expired":
 		m.expired.Add(float64(n))
@@ -144,8 +143,8 @@ func (m *Coordinator) LeasesEnded(reason string, n int) {
 	}
 }
 
-// Committed implements server.Observer.
-func (m *Coordinator) Committed(records int, took time.Duration, err error) {
+// Committed implements Observer.
+func (m *Metrics) Committed(records int, took time.Duration, err error) {
 	m.commit.Observe(took.Seconds())
 	if err != nil {
 		m.failures.Inc()
@@ -154,4 +153,4 @@ func (m *Coordinator) Committed(records int, took time.Duration, err error) {
 	m.records.Add(float64(records))
 }
 
-var _ server.Observer = (*Coordinator)(nil)
+var _ Observer = (*Metrics)(nil)

@@ -1,9 +1,10 @@
-package server
+package embedded
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -12,33 +13,35 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/misslab/misslab/internal/client"
 	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/server"
 	"github.com/misslab/misslab/internal/worker"
 )
 
-// ResultsFile is the name of the results table written by RunEmbedded.
+// ResultsFile is the name of the results table written by Run.
 const ResultsFile = "results.csv"
 
-// EmbeddedOptions configure RunEmbedded.
-type EmbeddedOptions struct {
+// Options configure Run.
+type Options struct {
 	DataDir  string // store directory; default OutDir
 	OutDir   string // where results.csv goes (required)
 	Parallel int    // jobs at once; default runtime.NumCPU()
 	Executor worker.Executor
 	Logger   hclog.Logger
-	Progress *Progress // nil: no progress output
-	Coord    Options   // coordinator options (store, leases)
+	Progress *client.Progress // nil: no progress output
+	Coord    server.Options   // coordinator options (store, leases)
 }
 
-// RunEmbedded runs every sweep of f on this machine: a coordinator on a
+// Run runs every sweep of f on this machine: a coordinator on a
 // loopback listener and one in-process worker with Parallel slots, using
 // the same gRPC path as a cluster. Results already stored in DataDir are
 // reused. When every sweep is finished it writes OutDir/results.csv
 // atomically and returns the sweep ids. If ctx ends first it stops,
 // keeping what was stored, and returns ctx's error.
-func RunEmbedded(ctx context.Context, f *grid.File, o EmbeddedOptions) ([]string, error) {
+func Run(ctx context.Context, f *grid.File, o Options) ([]string, error) {
 	if o.OutDir == "" || o.Executor == nil {
-		return nil, errors.New("server: RunEmbedded needs OutDir and Executor")
+		return nil, errors.New("embedded: Run needs OutDir and Executor")
 	}
 	if o.DataDir == "" {
 		o.DataDir = o.OutDir
@@ -53,7 +56,7 @@ func RunEmbedded(ctx context.Context, f *grid.File, o EmbeddedOptions) ([]string
 		return nil, err
 	}
 	o.Coord.Logger = o.Logger.Named("coordinator")
-	coord, err := Open(o.DataDir, o.Coord)
+	coord, err := server.Open(o.DataDir, o.Coord)
 	if err != nil {
 		return nil, err
 	}
@@ -92,8 +95,8 @@ func RunEmbedded(ctx context.Context, f *grid.File, o EmbeddedOptions) ([]string
 	return ids, nil
 }
 
-func runAll(ctx context.Context, addr string, f *grid.File, p *Progress) ([]string, error) {
-	c, err := Dial(addr)
+func runAll(ctx context.Context, addr string, f *grid.File, p *client.Progress) ([]string, error) {
+	c, err := client.Dial(addr)
 	if err != nil {
 		return nil, err
 	}
@@ -103,11 +106,7 @@ func runAll(ctx context.Context, addr string, f *grid.File, p *Progress) ([]stri
 		return ids, err
 	}
 	if p == nil {
-		p = &Progress{Out: discard{}}
+		p = &client.Progress{Out: io.Discard}
 	}
 	return ids, c.Follow(ctx, ids, 200*time.Millisecond, p)
 }
-
-type discard struct{}
-
-func (discard) Write(b []byte) (int, error) { return len(b), nil }

@@ -1,0 +1,95 @@
+package wire
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/sim"
+	pb "github.com/misslab/misslab/proto/misslab/v1"
+)
+
+func sweep(t *testing.T) *grid.Sweep {
+	t.Helper()
+	q, err := sim.Defaults(sim.Quadratic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sim.Defaults(sim.Stump)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Mechanism, s.Rate, s.Columns = sim.None, 0, nil
+	return &grid.Sweep{Name: "w", Seed: 1<<64 - 1, Repetitions: 3, Scenarios: []sim.Scenario{q, s},
+		Pipelines: []grid.Pipeline{grid.MustPipeline("tree/mia", map[string]float64{"cp": 0.001, "minbucket": 7}), grid.MustPipeline("svm/mean+mask", nil)}}
+}
+
+// TestRoundTripKeepsIdentity: what a worker rebuilds from the wire has the
+// sweep's hash, so every scenario and pipeline keeps its canonical identity
+// (and so its result keys and random streams).
+func TestRoundTripKeepsIdentity(t *testing.T) {
+	sw := sweep(t)
+	back, err := SpecFromProto(SpecToProto(sw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Hash() != sw.Hash() || back.Name != sw.Name || back.Seed != sw.Seed {
+		t.Fatalf("round trip changed the sweep: %+v", back)
+	}
+	for i := range sw.Scenarios {
+		if back.Scenarios[i].Canonical() != sw.Scenarios[i].Canonical() {
+			t.Errorf("scenario %d: %s, want %s", i, back.Scenarios[i].Canonical(), sw.Scenarios[i].Canonical())
+		}
+	}
+	if back.Pipelines[1].Overrides() != nil {
+		t.Errorf("a pipeline without settings came back with %v", back.Pipelines[1].Overrides())
+	}
+}
+
+// TestInvalidSpecs: whatever a client sends, SpecFromProto applies the
+// checks of a grid file and names the field in its error.
+func TestInvalidSpecs(t *testing.T) {
+	pipe := func(name string, settings map[string]float64) func(*pb.SweepSpec) {
+		return func(s *pb.SweepSpec) { s.Pipelines[0] = &pb.Pipeline{Name: name, Settings: settings} }
+	}
+	for _, tc := range []struct {
+		name  string
+		edit  func(*pb.SweepSpec)
+		also  error
+		field string
+	}{
+		{"zero repetitions", func(s *pb.SweepSpec) { s.Repetitions = 0 }, nil, "repetitions: 0 outside"},
+		{"no pipelines", func(s *pb.SweepSpec) { s.Pipelines = nil }, nil, "pipelines: the sweep has no pipeline"},
+		{"bad scenario", func(s *pb.SweepSpec) { s.Scenarios[0].Rho = 1 }, sim.ErrInvalid, "scenarios[0]: "},
+		{"unknown pipeline", pipe("svm/mia", nil), learn.ErrUnknownPipeline, `pipelines[0]: "svm/mia": `},
+		{"setting out of range", pipe("tree/mia", map[string]float64{"cp": 7}), learn.ErrBadSetting, `pipelines[0]: "tree/mia": `},
+		{"unknown setting", pipe("tree/mia", map[string]float64{"wibble": 1, "minbucket": -5}), learn.ErrBadSetting, "wibble"},
+		{"non-finite setting", pipe("tree/mia", map[string]float64{"cp": math.NaN()}), nil, "pipelines[0].settings.cp: NaN"},
+		{"bayes with settings", pipe("bayes/oracle", map[string]float64{"cp": 1}), learn.ErrBadSetting, "pipelines[0]"},
+		{"duplicate scenario", func(s *pb.SweepSpec) { s.Scenarios[1] = s.Scenarios[0] }, nil, "scenarios[1]: same as scenarios[0]"},
+		{"duplicate pipeline", func(s *pb.SweepSpec) { s.Pipelines[1] = s.Pipelines[0] }, nil, "pipelines[1]: same as pipelines[0]"},
+		{"too many jobs", func(s *pb.SweepSpec) { s.Repetitions = grid.MaxRepetitions }, nil, "jobs exceed the limit of 100000000"},
+		{"too many scenarios", func(s *pb.SweepSpec) {
+			s.Scenarios = make([]*pb.Scenario, grid.MaxScenarios+1) // nil entries: refused before they are read
+		}, nil, "scenarios: 100001 scenarios exceed the limit of 100000"},
+		{"too many pipelines", func(s *pb.SweepSpec) { s.Pipelines = make([]*pb.Pipeline, grid.MaxPipelines+1) }, nil,
+			"pipelines: 257 pipelines exceed the limit of 256"},
+	} {
+		spec := SpecToProto(sweep(t))
+		tc.edit(spec)
+		_, err := SpecFromProto(spec)
+		if !errors.Is(err, ErrInvalidSpec) || (tc.also != nil && !errors.Is(err, tc.also)) {
+			t.Errorf("%s: %v, want ErrInvalidSpec wrapping %v", tc.name, err, tc.also)
+			continue
+		}
+		if !strings.Contains(err.Error(), tc.field) {
+			t.Errorf("%s: %v does not name %q", tc.name, err, tc.field)
+		}
+	}
+	if _, err := SpecFromProto(nil); !errors.Is(err, ErrInvalidSpec) {
+		t.Errorf("nil: %v", err)
+	}
+}
