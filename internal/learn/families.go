@@ -25,7 +25,11 @@ var families = map[string]Family{
 			Doc: "ridge penalty on standardised columns; 0 is least squares"}},
 		Presets: map[string]Settings{"ols": {"lambda": 0}},
 		New: func(_ string, s Settings, _ Env) (Learner, error) {
-			return Adapt(linear.Ridge{Lambda: s["lambda"]}), nil
+			r, err := linear.New(s["lambda"])
+			if err != nil {
+				return nil, err
+			}
+			return Adapt(r), nil
 		},
 	},
 	Tree:   treeFamily,

@@ -2,12 +2,13 @@ package linear
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // DefaultLambda is the default ridge strength: small enough that the fit
@@ -15,19 +16,6 @@ import (
 // enough that collinear features (an all-NA mask column, two identical
 // imputed columns) still give a unique solution.
 const DefaultLambda = 1e-8
-
-// Sentinel errors wrapped by every error of this package.
-var (
-	// ErrMissing reports a NaN or ±Inf in X or y: this learner has no
-	// missing-value strategy of its own and needs imputed data.
-	ErrMissing = errors.New("linear: missing or non-finite value")
-	// ErrShape reports an empty X, a target of the wrong length or a
-	// prediction matrix with the wrong number of columns.
-	ErrShape = errors.New("linear: shape mismatch")
-	// ErrSingular reports an unpenalised (Lambda = 0) fit on collinear
-	// features: the standardised design has condition number above 1e12.
-	ErrSingular = errors.New("linear: singular design")
-)
 
 // Ridge fits y ≈ b0 + Xβ by minimising
 //
@@ -45,6 +33,21 @@ type Ridge struct {
 	Lambda float64
 }
 
+// New returns a Ridge with penalty lambda, which must be finite and ≥ 0
+// (learnerr.ErrSetting otherwise).
+func New(lambda float64) (Ridge, error) {
+	r := Ridge{Lambda: lambda}
+	return r, r.check()
+}
+
+// check validates the penalty.
+func (r Ridge) check() error {
+	if !(r.Lambda >= 0) || math.IsInf(r.Lambda, 0) {
+		return fmt.Errorf("linear: lambda %v must be finite and ≥ 0: %w", r.Lambda, learnerr.ErrSetting)
+	}
+	return nil
+}
+
 // Model is a fitted linear regression.
 type Model struct {
 	Intercept float64
@@ -52,14 +55,17 @@ type Model struct {
 }
 
 // Fit estimates the model from complete X (n × p) and y. It never
-// consumes rng (the fit is deterministic); it fails with ErrMissing on
-// NaN or ±Inf and ErrShape on empty or mismatched inputs.
+// consumes rng (the fit is deterministic). Errors wrap learnerr.ErrInput
+// (NaN or ±Inf, empty or mismatched inputs), learnerr.ErrSetting (a bad
+// Lambda) or learnerr.ErrNumerical (Lambda = 0 on collinear features:
+// the standardised design has condition number above 1e12), or are the
+// context's error.
 func (r Ridge) Fit(ctx context.Context, X *mat.Dense, y []float64, _ *rand.Rand) (*Model, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if !(r.Lambda >= 0) || math.IsInf(r.Lambda, 0) {
-		return nil, fmt.Errorf("linear: lambda %v must be finite and ≥ 0", r.Lambda)
+	if err := r.check(); err != nil {
+		return nil, err
 	}
 	if err := checkFit(X, y); err != nil {
 		return nil, err
@@ -115,11 +121,12 @@ func solve(X *mat.Dense, y, xbar, sd []float64, ybar float64, active []int, lamb
 	var qr mat.QR
 	qr.Factorize(A)
 	if c := qr.Cond(); c > maxCond {
-		return nil, fmt.Errorf("%w: condition number %.3g of the standardised design exceeds %g (use lambda > 0)", ErrSingular, c, maxCond)
+		return nil, fmt.Errorf("linear: condition number %.3g of the standardised design exceeds %g (use lambda > 0): %w",
+			c, maxCond, learnerr.ErrNumerical)
 	}
 	var g mat.Dense
 	if err := qr.SolveTo(&g, false, b); err != nil {
-		return nil, fmt.Errorf("%w: %v (use lambda > 0)", ErrSingular, err)
+		return nil, fmt.Errorf("linear: %v (use lambda > 0): %w", err, learnerr.ErrNumerical)
 	}
 	return g.RawMatrix().Data[:q:q], nil
 }
@@ -145,24 +152,24 @@ func moments(X *mat.Dense) (mean, sd []float64) {
 }
 
 // Predict returns b0 + Xβ for every row; X must be complete and have the
-// training column count.
+// training column count (learnerr.ErrInput otherwise).
 func (m *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if X == nil || X.IsEmpty() {
-		return nil, fmt.Errorf("%w: empty prediction matrix", ErrShape)
+		return nil, fmt.Errorf("linear: empty prediction matrix: %w", learnerr.ErrInput)
 	}
 	n, p := X.Dims()
 	if p != len(m.Coef) {
-		return nil, fmt.Errorf("%w: X has %d columns, the model was fitted on %d", ErrShape, p, len(m.Coef))
+		return nil, fmt.Errorf("linear: X has %d columns, the model was fitted on %d: %w", p, len(m.Coef), learnerr.ErrInput)
 	}
 	out := make([]float64, n)
 	for i := range n {
 		v := m.Intercept
 		for j, x := range X.RawRowView(i) {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, fmt.Errorf("%w: X[%d][%d] = %v", ErrMissing, i, j, x)
+				return nil, fmt.Errorf("linear: X[%d][%d] = %v is not finite (impute first): %w", i, j, x, learnerr.ErrInput)
 			}
 			v += m.Coef[j] * x
 		}
@@ -173,20 +180,20 @@ func (m *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
 
 func checkFit(X *mat.Dense, y []float64) error {
 	if X == nil || X.IsEmpty() {
-		return fmt.Errorf("%w: empty training matrix", ErrShape)
+		return fmt.Errorf("linear: empty training matrix: %w", learnerr.ErrInput)
 	}
 	n, _ := X.Dims()
 	if len(y) != n {
-		return fmt.Errorf("%w: X has %d rows but y has %d values", ErrShape, n, len(y))
+		return fmt.Errorf("linear: X has %d rows but y has %d values: %w", n, len(y), learnerr.ErrInput)
 	}
 	for i := range n {
 		for j, v := range X.RawRowView(i) {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: X[%d][%d] = %v (impute first)", ErrMissing, i, j, v)
+				return fmt.Errorf("linear: X[%d][%d] = %v is not finite (impute first): %w", i, j, v, learnerr.ErrInput)
 			}
 		}
 		if math.IsNaN(y[i]) || math.IsInf(y[i], 0) {
-			return fmt.Errorf("%w: y[%d] = %v", ErrMissing, i, y[i])
+			return fmt.Errorf("linear: target y[%d] = %v is not finite: %w", i, y[i], learnerr.ErrInput)
 		}
 	}
 	return nil

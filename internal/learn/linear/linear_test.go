@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 var ctx = context.Background()
@@ -160,8 +162,8 @@ func TestDegenerateColumns(t *testing.T) {
 	if m.Coef[2] != 0 {
 		t.Errorf("constant column coef %v, want 0", m.Coef[2])
 	}
-	if _, err := (Ridge{}).Fit(ctx, Z, y, rand.New(rand.NewPCG(0, 0))); !errors.Is(err, ErrSingular) {
-		t.Errorf("OLS on duplicate columns: %v, want ErrSingular", err)
+	if _, err := (Ridge{}).Fit(ctx, Z, y, rand.New(rand.NewPCG(0, 0))); !errors.Is(err, learnerr.ErrNumerical) {
+		t.Errorf("OLS on duplicate columns: %v, want learnerr.ErrNumerical", err)
 	}
 }
 
@@ -180,25 +182,33 @@ func TestErrors(t *testing.T) {
 		y    []float64
 		want error
 	}{
-		{"NaN in X", Ridge{}, bad, y, ErrMissing},
-		{"Inf in X", Ridge{}, inf, y, ErrMissing},
-		{"NaN in y", Ridge{}, X, yNaN, ErrMissing},
-		{"short y", Ridge{}, X, y[:4], ErrShape},
-		{"nil X", Ridge{}, nil, nil, ErrShape},
+		{"NaN in X", Ridge{}, bad, y, learnerr.ErrInput},
+		{"Inf in X", Ridge{}, inf, y, learnerr.ErrInput},
+		{"NaN in y", Ridge{}, X, yNaN, learnerr.ErrInput},
+		{"short y", Ridge{}, X, y[:4], learnerr.ErrInput},
+		{"nil X", Ridge{}, nil, nil, learnerr.ErrInput},
 	}
 	for _, c := range cases {
 		if _, err := c.r.Fit(ctx, c.X, c.y, rand.New(rand.NewPCG(0, 0))); !errors.Is(err, c.want) {
 			t.Errorf("%s: %v, want %v", c.name, err, c.want)
 		}
 	}
-	if _, err := (Ridge{Lambda: -1}).Fit(ctx, X, y, rand.New(rand.NewPCG(0, 0))); err == nil {
-		t.Error("negative lambda accepted")
+	if _, err := (Ridge{Lambda: -1}).Fit(ctx, X, y, rand.New(rand.NewPCG(0, 0))); !errors.Is(err, learnerr.ErrSetting) {
+		t.Errorf("negative lambda: %v, want learnerr.ErrSetting", err)
+	}
+	for _, lambda := range []float64{-1, math.NaN(), math.Inf(1)} {
+		if _, err := New(lambda); !errors.Is(err, learnerr.ErrSetting) {
+			t.Errorf("New(%v): %v, want learnerr.ErrSetting", lambda, err)
+		}
+	}
+	if r, err := New(0.5); err != nil || r.Lambda != 0.5 {
+		t.Errorf("New(0.5) = %v, %v", r, err)
 	}
 	m := fit(t, 0, X, y)
-	if _, err := m.Predict(ctx, bad); !errors.Is(err, ErrMissing) {
+	if _, err := m.Predict(ctx, bad); !errors.Is(err, learnerr.ErrInput) {
 		t.Errorf("Predict NaN: %v", err)
 	}
-	if _, err := m.Predict(ctx, mat.NewDense(1, 3, nil)); !errors.Is(err, ErrShape) {
+	if _, err := m.Predict(ctx, mat.NewDense(1, 3, nil)); !errors.Is(err, learnerr.ErrInput) {
 		t.Errorf("Predict 3 columns: %v", err)
 	}
 }
