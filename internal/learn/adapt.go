@@ -8,12 +8,18 @@ import (
 )
 
 // Fitter is a learner whose Fit returns its own model type M; packages
-// under learn/ cannot name learn.Model without an import cycle.
+// under learn/ cannot name learn.Model without an import cycle. Every
+// learner package (tree, ctree, forest, boost, svm, knn, linear) has the
+// same shape: a learner value with Fit(ctx, X, y, rng) (*Model, error),
+// and a *Model with Predict(ctx, X) ([]float64, error); the tree models
+// also implement RootSplitter.
 type Fitter[M Model] interface {
 	Fit(ctx context.Context, X *mat.Dense, y []float64, rng *rand.Rand) (M, error)
 }
 
-// Adapt turns a Fitter into a Learner.
+// Adapt turns a Fitter into a Learner: the only adapter between the
+// learner packages and this one. The fitted M is returned as the Model
+// itself, so a model implementing RootSplitter still does.
 func Adapt[M Model](f Fitter[M]) Learner { return adapted[M]{f} }
 
 type adapted[M Model] struct{ f Fitter[M] }
@@ -25,17 +31,3 @@ func (a adapted[M]) Fit(ctx context.Context, X *mat.Dense, y []float64, rng *ran
 	}
 	return m, nil
 }
-
-// LearnerFunc adapts a function to Learner.
-type LearnerFunc func(ctx context.Context, X *mat.Dense, y []float64, rng *rand.Rand) (Model, error)
-
-// Fit calls f.
-func (f LearnerFunc) Fit(ctx context.Context, X *mat.Dense, y []float64, rng *rand.Rand) (Model, error) {
-	return f(ctx, X, y, rng)
-}
-
-// ModelFunc adapts a function to Model.
-type ModelFunc func(ctx context.Context, X *mat.Dense) ([]float64, error)
-
-// Predict calls f.
-func (f ModelFunc) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) { return f(ctx, X) }

@@ -1,11 +1,6 @@
 package learn
 
 import (
-	"context"
-	"math/rand/v2"
-
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/misslab/misslab/internal/learn/boost"
 	"github.com/misslab/misslab/internal/learn/ctree"
 	"github.com/misslab/misslab/internal/learn/forest"
@@ -48,29 +43,6 @@ var families = map[string]Family{
 			return Adapt(r), nil
 		},
 	},
-}
-
-// adaptFit builds a Learner from a package's Fit function and its
-// model's context-free Predict method. root, when not nil, reports a
-// fitted tree's first split; the model then implements RootSplitter.
-func adaptFit[M any](fit func(context.Context, *mat.Dense, []float64, *rand.Rand) (M, error),
-	predict func(M, *mat.Dense) ([]float64, error), root func(M) (int, float64, bool)) Learner {
-	return LearnerFunc(func(ctx context.Context, X *mat.Dense, y []float64, rng *rand.Rand) (Model, error) {
-		m, err := fit(ctx, X, y, rng)
-		if err != nil {
-			return nil, err
-		}
-		pf := ModelFunc(func(ctx context.Context, X *mat.Dense) ([]float64, error) {
-			if err := ctx.Err(); err != nil {
-				return nil, err
-			}
-			return predict(m, X)
-		})
-		if root == nil {
-			return pf, nil
-		}
-		return splitModel{pf, func() (int, float64, bool) { return root(m) }}, nil
-	})
 }
 
 // treeFamily is CART with rpart semantics. minsplit 0 means rpart's rule

@@ -2,6 +2,7 @@ package learn
 
 import (
 	"context"
+	"errors"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -161,4 +162,39 @@ func (s Settings) forTrees(name string) Settings {
 		return s
 	}
 	return nil
+}
+
+// TestEveryFamilyHasTheSharedShape checks what the one adapter relies
+// on: every family's fitted model predicts under a live context, returns
+// the context's error under a cancelled one, and reports a root split
+// exactly when it is a tree.
+func TestEveryFamilyHasTheSharedShape(t *testing.T) {
+	X, y := stepData(100)
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, l := range Implemented() {
+		name := l + "/mean"
+		p, err := New(name, small(name), Env{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := p.Fit(context.Background(), X, y, rand.New(rand.NewPCG(1, 1)))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		Xt, err := f.transform(X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pred, err := f.model.Predict(context.Background(), Xt); err != nil || len(pred) != 100 {
+			t.Errorf("%s: Predict = %d values, %v", name, len(pred), err)
+		}
+		if _, err := f.model.Predict(cancelled, Xt); !errors.Is(err, context.Canceled) {
+			t.Errorf("%s: Predict under a cancelled context: %v, want context.Canceled", name, err)
+		}
+		_, isTree := f.model.(RootSplitter)
+		if want := l == Tree || l == CTree; isTree != want {
+			t.Errorf("%s: model implements RootSplitter = %v, want %v", name, isTree, want)
+		}
+	}
 }

@@ -59,15 +59,20 @@ type spy struct {
 func (s *spy) Fit(_ context.Context, X *mat.Dense, y []float64, _ *rand.Rand) (Model, error) {
 	s.fitX = append(s.fitX, mat.DenseCopyOf(X))
 	s.fitY = append(s.fitY, slices.Clone(y))
-	return ModelFunc(func(_ context.Context, X *mat.Dense) ([]float64, error) {
-		s.predX = append(s.predX, mat.DenseCopyOf(X))
-		n, _ := X.Dims()
-		out := make([]float64, n)
-		for i := range n {
-			out[i] = mat.Sum(X.RowView(i))
-		}
-		return out, nil
-	}), nil
+	return spyModel{s}, nil
+}
+
+// spyModel is the spy's fitted model.
+type spyModel struct{ s *spy }
+
+func (m spyModel) Predict(_ context.Context, X *mat.Dense) ([]float64, error) {
+	m.s.predX = append(m.s.predX, mat.DenseCopyOf(X))
+	n, _ := X.Dims()
+	out := make([]float64, n)
+	for i := range n {
+		out[i] = mat.Sum(X.RowView(i))
+	}
+	return out, nil
 }
 
 // withSpy registers a spy under learner and returns it.

@@ -13,14 +13,6 @@ type RootSplitter interface {
 	RootSplit() (feature int, threshold float64, ok bool)
 }
 
-// splitModel is a Model that also reports its root split.
-type splitModel struct {
-	ModelFunc
-	root func() (int, float64, bool)
-}
-
-func (m splitModel) RootSplit() (int, float64, bool) { return m.root() }
-
 // RootSplit names the variable and threshold of the fitted model's first
 // split, for the appendix's variable-selection experiment and the
 // Proposition 1 threshold. The variable is named in the input's terms:
