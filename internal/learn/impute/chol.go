@@ -3,6 +3,8 @@ package impute
 import (
 	"fmt"
 	"math"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // Small dense kernels on row-major k×k slices for the per-pattern work
@@ -72,7 +74,7 @@ func cholJitter(s, l []float64, k int) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("%w: a %d×%d block is not positive definite even with jitter", ErrSingular, k, k)
+	return fmt.Errorf("impute: a %d×%d block is not positive definite even with jitter: %w", k, k, learnerr.ErrNumerical)
 }
 
 // solveLower solves L z = b in place (L from cholLower).

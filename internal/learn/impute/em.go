@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // EM defaults: the tolerance the paper's code passed to R's norm::em.norm
@@ -61,7 +63,7 @@ type Estimate struct {
 // than 1e-14 of its variance unexplained by the others, e.g. two
 // observed columns that are exact copies) is factorised with a jitter of
 // eps times each diagonal entry, eps = 1e-12 raised ×100 up to 1e-4;
-// ErrSingular is returned if that fails.
+// An error wrapping learnerr.ErrNumerical is returned if that fails.
 func EM(ctx context.Context, X *mat.Dense, opt EMOptions) (*Estimate, error) {
 	if err := checkTrain(ctx, X); err != nil {
 		return nil, err
@@ -107,13 +109,13 @@ func EM(ctx context.Context, X *mat.Dense, opt EMOptions) (*Estimate, error) {
 // fully missing rows contribute 0. It uses the jitter rule of EM.
 func ObservedLogLik(X *mat.Dense, mu []float64, sigma mat.Symmetric) (float64, error) {
 	if X == nil || X.IsEmpty() {
-		return 0, fmt.Errorf("%w: no data", ErrEmpty)
+		return 0, fmt.Errorf("impute: no data: %w", learnerr.ErrInput)
 	}
 	if err := checkCols(X, len(mu)); err != nil {
 		return 0, err
 	}
 	if sigma.SymmetricDim() != len(mu) {
-		return 0, fmt.Errorf("%w: sigma is %d×%d for %d means", ErrShape, sigma.SymmetricDim(), sigma.SymmetricDim(), len(mu))
+		return 0, fmt.Errorf("impute: sigma is %d×%d for %d means: %w", sigma.SymmetricDim(), sigma.SymmetricDim(), len(mu), learnerr.ErrInput)
 	}
 	return newEMState(X).logLik(mu, symRaw(sigma))
 }

@@ -6,6 +6,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // DefaultShrink is the paper's covariance shrinkage fraction (Section
@@ -46,7 +48,7 @@ type GaussianFit struct {
 // Fit runs EM on X and shrinks the covariance.
 func (g Gaussian) Fit(ctx context.Context, X *mat.Dense) (Transformer, error) {
 	if !(g.Shrink >= 0 && g.Shrink <= 1) {
-		return nil, fmt.Errorf("%w: Gaussian shrink %v is outside [0, 1]", ErrParams, g.Shrink)
+		return nil, fmt.Errorf("impute: Gaussian shrink %v is outside [0, 1]: %w", g.Shrink, learnerr.ErrSetting)
 	}
 	est, err := EM(ctx, X, g.EM)
 	if err != nil {

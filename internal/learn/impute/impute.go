@@ -2,27 +2,13 @@ package impute
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
-)
 
-// Sentinel errors. Every error returned by this package wraps one of them.
-var (
-	// ErrEmpty reports a nil training matrix or one with no rows or columns.
-	ErrEmpty = errors.New("impute: empty matrix")
-	// ErrShape reports a matrix whose column count differs from the one
-	// the transform was fitted on.
-	ErrShape = errors.New("impute: column count mismatch")
-	// ErrSingular reports a covariance block that stays singular even
-	// after the documented diagonal jitter (see Gaussian).
-	ErrSingular = errors.New("impute: singular covariance")
-	// ErrParams reports an invalid imputer parameter (e.g. a Gaussian
-	// shrinkage outside [0, 1]).
-	ErrParams = errors.New("impute: invalid parameter")
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 // Imputer learns a transform from a training matrix (n × d, NaN = NA).
@@ -35,9 +21,9 @@ type Imputer interface {
 }
 
 // Transformer is a fitted transform. Transform returns a new matrix and
-// never modifies X; it fails with ErrShape when X does not have the
-// training column count. A Transformer is immutable and safe for
-// concurrent use.
+// never modifies X; it fails with an error wrapping learnerr.ErrInput
+// when X does not have the training column count. A Transformer is
+// immutable and safe for concurrent use.
 type Transformer interface {
 	Transform(X *mat.Dense) (*mat.Dense, error)
 }
@@ -193,7 +179,7 @@ func checkTrain(ctx context.Context, X *mat.Dense) error {
 		return err
 	}
 	if X == nil || X.IsEmpty() {
-		return fmt.Errorf("%w: the training matrix has no rows or columns", ErrEmpty)
+		return fmt.Errorf("impute: the training matrix has no rows or columns: %w", learnerr.ErrInput)
 	}
 	return nil
 }
@@ -201,10 +187,10 @@ func checkTrain(ctx context.Context, X *mat.Dense) error {
 // checkCols rejects a matrix without exactly d columns.
 func checkCols(X *mat.Dense, d int) error {
 	if X == nil || X.IsEmpty() {
-		return fmt.Errorf("%w: nil or empty matrix, want %d columns", ErrShape, d)
+		return fmt.Errorf("impute: nil or empty matrix, want %d columns: %w", d, learnerr.ErrInput)
 	}
 	if _, c := X.Dims(); c != d {
-		return fmt.Errorf("%w: matrix has %d columns, the transform was fitted on %d", ErrShape, c, d)
+		return fmt.Errorf("impute: matrix has %d columns, the transform was fitted on %d: %w", c, d, learnerr.ErrInput)
 	}
 	return nil
 }

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/learnerr"
 )
 
 var nan = math.NaN()
@@ -216,21 +218,21 @@ func TestErrors(t *testing.T) {
 	imps := map[string]Imputer{"mean": Mean{}, "median": Median{}, "constant": Constant{},
 		"oor": OOR{}, "gaussian": NewGaussian(), "mask": Mask{}, "mia-inf": MIAInf{}}
 	for name, imp := range imps {
-		if _, err := imp.Fit(ctx, nil); !errors.Is(err, ErrEmpty) {
-			t.Errorf("%s: Fit(nil) error %v, want ErrEmpty", name, err)
+		if _, err := imp.Fit(ctx, nil); !errors.Is(err, learnerr.ErrInput) {
+			t.Errorf("%s: Fit(nil) error %v, want learnerr.ErrInput", name, err)
 		}
-		if _, err := imp.Fit(ctx, &mat.Dense{}); !errors.Is(err, ErrEmpty) {
-			t.Errorf("%s: Fit(empty) error %v, want ErrEmpty", name, err)
+		if _, err := imp.Fit(ctx, &mat.Dense{}); !errors.Is(err, learnerr.ErrInput) {
+			t.Errorf("%s: Fit(empty) error %v, want learnerr.ErrInput", name, err)
 		}
 		tr, err := imp.Fit(ctx, dense([]float64{1, nan}, []float64{2, 3}, []float64{0, 5}))
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if _, err := tr.Transform(dense([]float64{1, 2, 3})); !errors.Is(err, ErrShape) {
-			t.Errorf("%s: Transform(3 columns) error %v, want ErrShape", name, err)
+		if _, err := tr.Transform(dense([]float64{1, 2, 3})); !errors.Is(err, learnerr.ErrInput) {
+			t.Errorf("%s: Transform(3 columns) error %v, want learnerr.ErrInput", name, err)
 		}
-		if _, err := tr.Transform(nil); !errors.Is(err, ErrShape) {
-			t.Errorf("%s: Transform(nil) error %v, want ErrShape", name, err)
+		if _, err := tr.Transform(nil); !errors.Is(err, learnerr.ErrInput) {
+			t.Errorf("%s: Transform(nil) error %v, want learnerr.ErrInput", name, err)
 		}
 	}
 	cancelled, cancel := context.WithCancel(ctx)
@@ -238,7 +240,7 @@ func TestErrors(t *testing.T) {
 	if _, err := NewGaussian().Fit(cancelled, train); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled Fit error %v", err)
 	}
-	if _, err := (Gaussian{Shrink: 2}).Fit(ctx, train); !errors.Is(err, ErrParams) {
+	if _, err := (Gaussian{Shrink: 2}).Fit(ctx, train); !errors.Is(err, learnerr.ErrSetting) {
 		t.Error("shrink 2 accepted")
 	}
 }
