@@ -260,7 +260,7 @@ func TestWriterRetriesAndReportsWriteFailures(t *testing.T) {
 func TestExportCSVIsTidy(t *testing.T) {
 	s, dir := openTest(t, Options{})
 	sw := testSweep(t, []float64{0.1, 0.25}, 2, "tree/mia", "svm/mean")
-	sw.Pipelines[1].Settings = map[string]float64{"cost": 2}
+	sw.Pipelines[1] = grid.MustPipeline("svm/mean", map[string]float64{"cost": 2})
 	id := put(t, s, sw)
 	bad := record(id, sw, 1, 0, 1)
 	bad.Results[1] = Result{ErrKind: "fit", ErrMsg: "did not converge"}
