@@ -97,6 +97,7 @@ func serve(args []string) error {
 	maxDeliveries := fs.Int("max-deliveries", 3, "failed deliveries before a job is marked failed")
 	level := fs.String("log-level", "info", "log level (trace, debug, info, warn, error)")
 	sec := addServeSecurity(fs)
+	af := addAddrFile(fs)
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -110,7 +111,7 @@ func serve(args []string) error {
 	if err := sec.apply(ctx, *listen, &opts, log); err != nil {
 		return err
 	}
-	return server.ServeDir(ctx, *listen, *data, opts)
+	return server.ServeDir(ctx, *listen, *data, opts, af.write)
 }
 
 // loadGrid loads a grid file, shrinking repetitions when reps > 0.

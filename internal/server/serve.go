@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 
@@ -9,8 +10,11 @@ import (
 )
 
 // ServeDir opens the coordinator of data directory dir and serves it on
-// listen until ctx ends.
-func ServeDir(ctx context.Context, listen, dir string, opts Options) error {
+// listen until ctx ends. Each bound function is called, in order, with
+// the address actually bound (the port the kernel chose for ":0") once
+// every listener is open and before serving; an error from one stops
+// ServeDir and is returned wrapped.
+func ServeDir(ctx context.Context, listen, dir string, opts Options, bound ...func(net.Addr) error) error {
 	c, err := Open(dir, opts)
 	if err != nil {
 		return err
@@ -29,6 +33,12 @@ func ServeDir(ctx context.Context, listen, dir string, opts Options) error {
 		}
 		c.log.Info("serving health checks", "addr", hl.Addr().String())
 		go func() { _ = ServeHealth(ctx, hl) }()
+	}
+	for _, f := range bound {
+		if err := f(lis.Addr()); err != nil {
+			lis.Close()
+			return fmt.Errorf("server: after binding %s: %w", lis.Addr(), err)
+		}
 	}
 	return c.Serve(ctx, lis)
 }
