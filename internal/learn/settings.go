@@ -21,8 +21,8 @@ var ErrBadSetting = learnerr.ErrSetting
 // Settings are the hyper-parameter overrides of one pipeline, keyed by
 // name, as a grid file writes them (e.g. {"minbucket": 7, "cp": 0.01}).
 // Keys belong either to the learner family (see Family.Params) or to the
-// strategy (StrategyParams: "value" for constant, "shrink", "em_tol",
-// "em_maxiter" for gaussian).
+// strategy (StrategyParams: "value" for constant, "oor_k" for oor,
+// "shrink", "em_tol", "em_maxiter" for gaussian).
 //
 // A key naming one of the family's presets (Family.Presets) is a switch:
 // value 1 applies the preset's bundle of values, 0 does nothing. For
@@ -39,6 +39,10 @@ type Param struct {
 	Default  float64
 	Min, Max float64 // inclusive bounds; the value must also be finite
 	Integer  bool
+	// Optional keys have no default: they are absent from resolved
+	// settings unless given, and their absence selects a documented rule
+	// (e.g. oor_k; Default is then unused).
+	Optional bool
 	Doc      string // one line: meaning and units
 }
 
@@ -47,6 +51,13 @@ type Param struct {
 var StrategyParams = map[string][]Param{
 	Constant: {{Key: "value", Default: 0, Min: -1e300, Max: 1e300,
 		Doc: "the imputed constant"}},
+	// oor_k states the out-of-range convention (see impute.OOR). Absent,
+	// column j is filled with the paper code's constant
+	// max(999999, max_j + 3·(max_j − min_j + 1)); given, with
+	// max_j + oor_k·(max_j − min_j) (a constant column's range counts as
+	// max(1, |max_j|)) and no floor.
+	OOR: {{Key: "oor_k", Optional: true, Min: 0, Max: 1e9,
+		Doc: "OOR fill = max + oor_k·(max − min) per column; absent: the paper's constant 999999"}},
 	Gaussian: {
 		{Key: "shrink", Default: impute.DefaultShrink, Min: 0, Max: 1,
 			Doc: "covariance shrinkage s: (1−s)Σ + s·tr(Σ)·I (paper: 0.01)"},
@@ -77,10 +88,15 @@ func (s Settings) String() string {
 
 // ResolveSettings validates s for the pipeline spec and returns the
 // effective settings: every key of the learner family and of the
-// strategy with its default, then the preset switched on (if any), then
-// the explicit values of s. Preset switches do not appear in the result.
-// Errors wrap ErrBadSetting, or ErrNotImplemented for a learner family
-// that is not registered yet. The bayes oracle accepts no settings.
+// strategy with its default (except Optional keys), then the preset
+// switched on (if any), then the explicit values of s. Preset switches do
+// not appear in the result. The bayes oracle accepts no settings.
+//
+// Every bad key is reported, not just the first: the error joins (with
+// errors.Join) one *SettingError per bad key, sorted by key, each
+// wrapping ErrBadSetting; SettingErrors takes them apart. A learner
+// family that is not registered yet gives an error wrapping
+// ErrNotImplemented instead.
 func ResolveSettings(spec Spec, s Settings) (Settings, error) {
 	return resolve(spec.Name(), spec.Learner, StrategyParams[spec.Strategy], s)
 }
@@ -88,7 +104,7 @@ func ResolveSettings(spec Spec, s Settings) (Settings, error) {
 // CheckSettings parses the pipeline name and validates its settings
 // (learner and strategy keys); a grid parser calls it to reject a bad
 // grid before any job runs. Errors are those of ParseSpec and
-// ResolveSettings.
+// ResolveSettings (one *SettingError per bad key).
 func CheckSettings(name string, s map[string]float64) error {
 	spec, err := ParseSpec(name)
 	if err != nil {
@@ -99,8 +115,9 @@ func CheckSettings(name string, s map[string]float64) error {
 }
 
 // CheckLearnerSettings validates settings meant for a learner family
-// alone (its Params and presets, no strategy key). Errors wrap
-// ErrBadSetting, or ErrNotImplemented for a family not registered yet.
+// alone (its Params and presets, no strategy key). Errors are those of
+// ResolveSettings, with the family as the SettingError's Pipeline, or
+// wrap ErrBadSetting alone for an unknown learner.
 func CheckLearnerSettings(learner string, s map[string]float64) error {
 	if !slices.Contains(Learners, learner) {
 		return fmt.Errorf("%w: learner %q is unknown (known: %s)", ErrBadSetting, learner, strings.Join(Learners, ", "))
@@ -113,58 +130,64 @@ func CheckLearnerSettings(learner string, s map[string]float64) error {
 // extra (strategy) params; label names the pipeline in messages.
 func resolve(label, learner string, extra []Param, s Settings) (Settings, error) {
 	if learner == Bayes {
-		if len(s) > 0 {
-			return nil, fmt.Errorf("%w: %s takes no settings, got %v", ErrBadSetting, label, s)
+		bad := settingErrs{label: label}
+		for _, k := range slices.Sorted(maps.Keys(s)) {
+			bad.add(k, "%q: the bayes oracle takes no settings", k)
 		}
-		return Settings{}, nil
+		return Settings{}, bad.err()
 	}
 	fam, err := family(learner)
 	if err != nil {
 		return nil, err
 	}
 	params := append(slices.Clone(fam.Params), extra...)
-	out := Settings{}
-	for _, p := range params {
-		out[p.Key] = p.Default
-	}
-	preset, err := pickPreset(label, s, fam.Presets)
+	preset, explicit, err := checkKeys(label, params, fam.Presets, s)
 	if err != nil {
 		return nil, err
 	}
-	maps.Copy(out, fam.Presets[preset])
-	for _, k := range slices.Sorted(maps.Keys(s)) {
-		if _, isPreset := fam.Presets[k]; isPreset {
-			continue
+	out := Settings{}
+	for _, p := range params {
+		if !p.Optional {
+			out[p.Key] = p.Default
 		}
-		i := slices.IndexFunc(params, func(p Param) bool { return p.Key == k })
-		if i < 0 {
-			return nil, fmt.Errorf("%w: %s does not accept %q (allowed: %s)",
-				ErrBadSetting, label, k, allowed(params, fam.Presets))
-		}
-		if err := params[i].check(s[k]); err != nil {
-			return nil, fmt.Errorf("%w: %s: %v", ErrBadSetting, label, err)
-		}
-		out[k] = s[k]
 	}
+	maps.Copy(out, fam.Presets[preset])
+	maps.Copy(out, explicit)
 	return out, nil
 }
 
-// pickPreset returns the name of the preset switched on in s, or "".
-func pickPreset(label string, s Settings, presets map[string]Settings) (string, error) {
+// checkKeys checks every key of s against params and presets, in key
+// order, and returns the preset switched on ("" for none) and the
+// explicit values, or one SettingError per bad key joined.
+func checkKeys(label string, params []Param, presets map[string]Settings, s Settings) (string, Settings, error) {
+	bad := settingErrs{label: label}
+	explicit := Settings{}
 	on := ""
-	for _, name := range slices.Sorted(maps.Keys(presets)) {
-		v, ok := s[name]
+	for _, k := range slices.Sorted(maps.Keys(s)) {
+		v := s[k]
+		if _, isPreset := presets[k]; isPreset {
+			switch {
+			case v == 0:
+			case v != 1:
+				bad.add(k, "preset switch %q = %v, want 0 or 1", k, v)
+			case on != "":
+				bad.add(k, "presets %q and %q are both switched on", on, k)
+			default:
+				on = k
+			}
+			continue
+		}
+		i := slices.IndexFunc(params, func(p Param) bool { return p.Key == k })
 		switch {
-		case !ok || v == 0:
-		case v != 1:
-			return "", fmt.Errorf("%w: %s: preset switch %q = %v, want 0 or 1", ErrBadSetting, label, name, v)
-		case on != "":
-			return "", fmt.Errorf("%w: %s: presets %q and %q are both switched on", ErrBadSetting, label, on, name)
+		case i < 0:
+			bad.add(k, "unknown key %q (allowed: %s)", k, allowed(params, presets))
+		case params[i].check(v) != nil:
+			bad.add(k, "%v", params[i].check(v))
 		default:
-			on = name
+			explicit[k] = v
 		}
 	}
-	return on, nil
+	return on, explicit, bad.err()
 }
 
 // check reports whether v is a valid value for p.

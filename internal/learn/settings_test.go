@@ -2,6 +2,7 @@ package learn
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"math"
 	"strings"
@@ -57,6 +58,8 @@ func TestResolveSettings(t *testing.T) {
 		// Presets: switched on, switched off, overridden by an explicit key.
 		{"linear/oor", Settings{"ols": 1}, Settings{"lambda": 0}},
 		{"linear/oor", Settings{"ols": 0}, Settings{"lambda": linear.DefaultLambda}},
+		// oor_k is optional: absent from the resolved settings unless given.
+		{"linear/oor", Settings{"oor_k": 0.1}, Settings{"lambda": linear.DefaultLambda, "oor_k": 0.1}},
 		{"linear/oor", Settings{"ols": 1, "lambda": 0.25}, Settings{"lambda": 0.25}},
 		{"bayes/oracle", nil, Settings{}},
 	}
@@ -137,6 +140,60 @@ func TestBadSettings(t *testing.T) {
 	}
 }
 
+// TestEveryBadKeyReported: ResolveSettings and CheckSettings report each
+// bad key of a map, in key order, as a SettingError naming the pipeline
+// and the key and wrapping ErrBadSetting; SettingErrors recovers them.
+func TestEveryBadKeyReported(t *testing.T) {
+	cases := []struct {
+		name     string
+		in       Settings
+		keys     []string // the bad keys, sorted
+		mentions []string // substrings of the messages, one per key
+	}{
+		{"tree/mia", Settings{"wibble": 1, "minbucket": -5}, []string{"minbucket", "wibble"},
+			[]string{"minbucket = -5, want an integer in [1, 1e+09]", `unknown key "wibble" (allowed: cp, maxdepth,`}},
+		{"tree/mia", Settings{"cp": 7}, []string{"cp"}, []string{"cp = 7, want a number in [0, 1]"}},
+		{"tree/mia", Settings{"cp": 0.5, "maxdepth": 2}, nil, nil},
+		{"linear/oor", Settings{"value": 1, "ols": 2, "lambda": -1, "oor_k": 0.5},
+			[]string{"lambda", "ols", "value"}, []string{"lambda = -1", `"ols" = 2, want 0 or 1`, `unknown key "value"`}},
+		{"bayes/oracle", Settings{"k": 5, "cp": 1}, []string{"cp", "k"},
+			[]string{`"cp": the bayes oracle takes no settings`, `"k": the bayes oracle`}},
+	}
+	for _, c := range cases {
+		_, err := ResolveSettings(mustSpec(t, c.name), c.in)
+		if check := CheckSettings(c.name, c.in); (check == nil) != (err == nil) || check != nil && check.Error() != err.Error() {
+			t.Errorf("%s %v: CheckSettings = %v, ResolveSettings = %v", c.name, c.in, check, err)
+		}
+		if c.keys == nil {
+			if err != nil {
+				t.Errorf("%s %v: %v", c.name, c.in, err)
+			}
+			continue
+		}
+		got := SettingErrors(fmt.Errorf("wrapped: %w", err))
+		if len(got) != len(c.keys) || !errors.Is(err, ErrBadSetting) {
+			t.Fatalf("%s %v: %d setting errors (%v), want %d wrapping ErrBadSetting", c.name, c.in, len(got), err, len(c.keys))
+		}
+		lines := strings.Split(err.Error(), "\n")
+		for i, se := range got {
+			if se.Key != c.keys[i] || se.Pipeline != c.name || !strings.Contains(se.Msg, c.mentions[i]) ||
+				!errors.Is(se, ErrBadSetting) || lines[i] != se.Error() ||
+				se.Error() != "learn: bad setting: "+c.name+": "+se.Msg {
+				t.Errorf("%s %v: error %d = %+v (%q), want key %q mentioning %q", c.name, c.in, i, *se, lines[i], c.keys[i], c.mentions[i])
+			}
+		}
+	}
+	if err := CheckLearnerSettings(Tree, map[string]float64{"cp": 2, "bogus": 1}); len(SettingErrors(err)) != 2 ||
+		SettingErrors(err)[0].Key != "bogus" || SettingErrors(err)[1].Pipeline != Tree {
+		t.Errorf("CheckLearnerSettings(tree): %v", err)
+	}
+	for _, err := range []error{nil, CheckSettings("tree/nope", nil), CheckLearnerSettings("nosuch", nil), errors.New("x")} {
+		if got := SettingErrors(err); got != nil {
+			t.Errorf("SettingErrors(%v) = %v, want nil", err, got)
+		}
+	}
+}
+
 func TestTwoPresets(t *testing.T) {
 	withFamily(t, KNN, Family{
 		Params:  []Param{{Key: "k", Default: 5, Min: 1, Max: 100, Integer: true}},
@@ -144,8 +201,10 @@ func TestTwoPresets(t *testing.T) {
 		New:     func(string, Settings, Env) (Learner, error) { return nil, errors.New("unused") },
 	})
 	spec := mustSpec(t, "knn/mean")
-	if _, err := ResolveSettings(spec, Settings{"small": 1, "large": 1}); !errors.Is(err, ErrBadSetting) {
-		t.Errorf("two presets: %v", err)
+	_, err := ResolveSettings(spec, Settings{"small": 1, "large": 1, "k": 0})
+	if se := SettingErrors(err); !errors.Is(err, ErrBadSetting) || len(se) != 2 || se[0].Key != "k" || se[1].Key != "small" ||
+		se[1].Msg != `presets "large" and "small" are both switched on` {
+		t.Errorf("two presets and a bad k: %v", err)
 	}
 	got, err := ResolveSettings(spec, Settings{"small": 0, "large": 1})
 	if err != nil || got["k"] != 50 || len(got) != 1 {
