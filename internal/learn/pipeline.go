@@ -82,7 +82,8 @@ func newImputer(strategy string, s Settings) impute.Imputer {
 	case Constant:
 		return impute.Constant{Value: s["value"]}
 	case OOR:
-		return impute.OOR{}
+		k, scaled := s["oor_k"]
+		return impute.OOR{Scaled: scaled, K: k}
 	case Gaussian:
 		return impute.Gaussian{Shrink: s["shrink"],
 			EM: impute.EMOptions{Tol: s["em_tol"], MaxIter: s.Int("em_maxiter")}}

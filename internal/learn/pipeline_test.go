@@ -3,6 +3,7 @@ package learn
 import (
 	"context"
 	"errors"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -166,6 +167,41 @@ func TestProperWay(t *testing.T) {
 }
 
 const lo, hi = -impute.OORFloor, impute.OORFloor
+
+// TestOORConvention: without oor_k the oor strategy fills the paper's
+// constant and its resolved settings are those of before the setting
+// existed; with oor_k = k it fills max + k·(max − min) per training
+// column (a constant column's range counting as max(1, |max|)).
+func TestOORConvention(t *testing.T) {
+	cases := []struct {
+		s        Settings
+		fill     []float64 // columns 0 {1, 3, 8}, 1 {2, 4, 10, 20}, 2 {6}
+		resolved Settings
+	}{
+		{nil, []float64{hi, hi, hi}, Settings{}}, // the spy family has no keys
+		{Settings{"oor_k": 0.5}, []float64{8 + 0.5*7, 20 + 0.5*18, 6 + 0.5*6}, Settings{"oor_k": 0.5}},
+		{Settings{"oor_k": 0}, []float64{8, 20, 6}, Settings{"oor_k": 0}},
+	}
+	for _, c := range cases {
+		sp := withSpy(t, KNN)
+		p, err := New("knn/oor", c.s, Env{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !maps.Equal(p.Settings(), c.resolved) {
+			t.Errorf("%v: resolved %v, want %v", c.s, p.Settings(), c.resolved)
+		}
+		f, err := p.Fit(ctx, trainX, trainY, newRNG())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := dense([]float64{1, 2, c.fill[2]}, []float64{c.fill[0], 4, c.fill[2]},
+			[]float64{3, 10, 6}, []float64{8, 20, c.fill[2]})
+		if !sameNaN(sp.fitX[0], want) || !slices.Equal(f.Imputer().(*impute.Fill).Values, c.fill) {
+			t.Errorf("%v: learner trained on\n%v\nwant\n%v", c.s, mat.Formatted(sp.fitX[0]), mat.Formatted(want))
+		}
+	}
+}
 
 // TestNoLeak: the test-time transform of a row depends on neither the
 // other test rows nor the targets, for the Gaussian imputer too.

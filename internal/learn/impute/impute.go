@@ -39,18 +39,40 @@ type Median struct{}
 // Constant imputes Value in every column (the paper's Theorem 2 setting).
 type Constant struct{ Value float64 }
 
-// OOR imputes, in column j, the out-of-range constant
+// OOR imputes, in column j, a constant out of the range of the training
+// column's observed values. The paper specifies no more than that ("a
+// constant out of the range of the training values"); the choice decides
+// how OOR fares with distance-based learners (SVM, KNN), so two
+// conventions are offered, min_j and max_j being the training column's
+// observed extremes:
+//
+// The paper's constant (the zero value, Scaled false):
 //
 //	v_j = max(OORFloor, max_j + 3·(max_j − min_j + 1))
 //
-// where min_j and max_j are the training column's observed extremes
 // (v_j = OORFloor for a column with no observed entry). On the paper's
 // data this is exactly the 999999 its code used, so OOR with SVM and KNN
 // reproduces the paper's (poor) behaviour rather than rescuing it; the
 // second term keeps v_j above the training range for data whose values
 // approach the floor, and above any test value that is not several
 // training ranges beyond the training maximum.
-type OOR struct{}
+//
+// The scaled rule (Scaled true, pipeline setting oor_k = K ≥ 0):
+//
+//	v_j = max_j + K·s_j,  s_j = max_j − min_j, or max(1, |max_j|) when max_j = min_j
+//
+// with no floor: the fill sits K training ranges above the maximum (a
+// constant column, which has no range, uses its magnitude, at least 1, so
+// that K > 0 still leaves the range). A column with no observed entry
+// gets v_j = K, as if max_j = min_j = 0. K = 0 imputes the training
+// maximum itself: at the edge of the range, not beyond it.
+type OOR struct {
+	// Scaled selects the scaled rule with factor K; false is the paper's
+	// constant and ignores K.
+	Scaled bool
+	// K ≥ 0 (finite) is the number of training ranges above the maximum.
+	K float64
+}
 
 // OORFloor is the smallest out-of-range value OOR imputes: the constant
 // 999999 of the paper's code.
@@ -62,7 +84,8 @@ type Fill struct {
 	Values []float64
 	// Empty lists (ascending) the columns with no observed training entry.
 	// Mean and Median impute 0 there (there is no statistic to use); OOR
-	// imputes OORFloor; Constant its value. Callers may report them.
+	// imputes OORFloor (scaled rule: K); Constant its value. Callers may
+	// report them.
 	Empty []int
 }
 
@@ -87,12 +110,33 @@ func (c Constant) Fit(ctx context.Context, X *mat.Dense) (Transformer, error) {
 	return fitColumns(ctx, X, func([]float64) float64 { return c.Value }, c.Value)
 }
 
-// Fit computes each column's out-of-range value (see OOR).
-func (OOR) Fit(ctx context.Context, X *mat.Dense) (Transformer, error) {
+// Fit computes each column's out-of-range value (see OOR). A scaled
+// rule with K negative or not finite is an error wrapping
+// learnerr.ErrSetting.
+func (o OOR) Fit(ctx context.Context, X *mat.Dense) (Transformer, error) {
+	if !o.Scaled {
+		return fitColumns(ctx, X, func(obs []float64) float64 {
+			lo, hi := minMax(obs)
+			return oorHigh(lo, hi)
+		}, OORFloor)
+	}
+	if !(o.K >= 0) || math.IsInf(o.K, 1) {
+		return nil, fmt.Errorf("impute: OOR factor K = %v, want a finite value ≥ 0: %w", o.K, learnerr.ErrSetting)
+	}
 	return fitColumns(ctx, X, func(obs []float64) float64 {
 		lo, hi := minMax(obs)
-		return oorHigh(lo, hi)
-	}, OORFloor)
+		return oorScaled(lo, hi, o.K)
+	}, oorScaled(0, 0, o.K))
+}
+
+// oorScaled is the scaled OOR rule for a column with observed range
+// [lo, hi]: hi + k·(hi − lo), or hi + k·max(1, |hi|) when hi = lo.
+func oorScaled(lo, hi, k float64) float64 {
+	s := hi - lo
+	if s == 0 {
+		s = math.Max(1, math.Abs(hi))
+	}
+	return hi + k*s
 }
 
 // oorHigh is the OOR rule for a column with observed range [lo, hi].

@@ -69,6 +69,11 @@ func TestColumnwise(t *testing.T) {
 		{"constant", Constant{Value: -2.5}, []float64{-2.5, -2.5, -2.5, -2.5}, []int{3}},
 		// max + 3·(max − min + 1) stays below the 999999 floor here.
 		{"oor", OOR{}, []float64{OORFloor, OORFloor, OORFloor, OORFloor}, []int{3}},
+		// Scaled rule: max + K·(max − min); an empty column gets K.
+		{"oor scaled K=2", OOR{Scaled: true, K: 2}, []float64{8 + 2*7, 20 + 2*18, 6 + 2*1, 2}, []int{3}},
+		{"oor scaled K=0", OOR{Scaled: true}, []float64{8, 20, 6, 0}, []int{3}},
+		// K is ignored under the paper's rule.
+		{"oor paper K=2", OOR{K: 2}, []float64{OORFloor, OORFloor, OORFloor, OORFloor}, []int{3}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -119,6 +124,41 @@ func TestOORLargeRange(t *testing.T) {
 	}
 	if got := tr.(*Fill).Values[0]; got != 18000003 {
 		t.Fatalf("OOR value %v, want 18000003", got)
+	}
+}
+
+// TestOORRules checks both OOR conventions in closed form, including
+// constant columns: the paper's max(999999, max + 3·(max − min + 1)) and
+// the scaled max + K·(max − min), whose range becomes max(1, |max|) when
+// max = min.
+func TestOORRules(t *testing.T) {
+	// Columns: range [-2e6, 3e6]; constant −4; constant 0.5; range [2, 2.5].
+	X := dense(
+		[]float64{-2e6, -4, 0.5, 2},
+		[]float64{nan, -4, nan, 2.5},
+		[]float64{3e6, nan, 0.5, nan},
+	)
+	cases := []struct {
+		imp  OOR
+		want []float64
+	}{
+		{OOR{}, []float64{3e6 + 3*(5e6+1), OORFloor, OORFloor, OORFloor}},
+		{OOR{Scaled: true, K: 0.5}, []float64{3e6 + 0.5*5e6, -4 + 0.5*4, 0.5 + 0.5*1, 2.5 + 0.5*0.5}},
+		{OOR{Scaled: true, K: 3}, []float64{3e6 + 3*5e6, -4 + 3*4, 0.5 + 3*1, 2.5 + 3*0.5}},
+	}
+	for _, c := range cases {
+		tr, err := c.imp.Fit(context.Background(), X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tr.(*Fill).Values; !slices.Equal(got, c.want) {
+			t.Errorf("%+v: values %v, want %v", c.imp, got, c.want)
+		}
+	}
+	for _, k := range []float64{-1, nan, math.Inf(1)} {
+		if _, err := (OOR{Scaled: true, K: k}).Fit(context.Background(), X); !errors.Is(err, learnerr.ErrSetting) {
+			t.Errorf("K = %v: %v, want learnerr.ErrSetting", k, err)
+		}
 	}
 }
 
