@@ -76,7 +76,7 @@ func Build(ctx context.Context, st *store.Store, rec store.SweepRecord) (report.
 	}); err != nil {
 		return report.Input{}, fmt.Errorf("reportgen: read results of %.12s: %w", rec.ID, err)
 	}
-	in := report.Input{Sweep: sw.Name, SweepID: rec.ID + settingsText(sw), Records: g.records,
+	in := report.Input{Sweep: sw.Name, SweepID: rec.ID + settingsText(sw) + oorText(sw), Records: g.records,
 		Failures: g.failures, Scenarios: g.scenarios()}
 	if err := jobs(st, rec, g, &in); err != nil {
 		return report.Input{}, err

@@ -488,3 +488,48 @@ func TestTheoryExampleGrids(t *testing.T) {
 		}
 	}
 }
+
+// TestOORConventionLine: the line under the title names the OOR fill
+// rule of the sweep's oor pipelines: the paper's constant when oor_k is
+// absent, the scaled rule with its k when given, each pipeline's own when
+// they differ, nothing without an oor pipeline.
+func TestOORConventionLine(t *testing.T) {
+	src := func(pipelines, strategy string) string {
+		return `sweep "oor" {
+  seed        = 1
+  repetitions = 1
+  data { model = "quadratic" }
+  pipelines { names = [` + pipelines + `] }
+  ` + strategy + `
+}`
+	}
+	mixed := &grid.Sweep{Pipelines: []grid.Pipeline{grid.MustPipeline("svm/oor", nil),
+		grid.MustPipeline("knn/oor", map[string]float64{"oor_k": 0.1})}}
+	cases := []struct {
+		name string
+		sw   *grid.Sweep
+		want string
+	}{
+		{"no oor", parseSweep(t, src(`"tree/mean"`, "")), ""},
+		{"paper", parseSweep(t, src(`"tree/mean", "svm/oor", "knn/oor+mask"`, "")),
+			"  ·  oor: paper constant 999999 (default)"},
+		{"scaled", parseSweep(t, src(`"svm/oor", "knn/oor"`, `strategy "oor" { oor_k = 0.1 }`)),
+			"  ·  oor: max + k·(max − min), k = 0.1"},
+		{"mixed", mixed,
+			"  ·  oor: svm/oor: paper constant 999999 (default); knn/oor{oor_k=0.1}: max + k·(max − min), k = 0.1"},
+	}
+	for _, c := range cases {
+		if got := oorText(c.sw); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+	sw := cases[2].sw
+	st, rec := fill(t, sw, func(si, rep, pi int) (store.Result, bool, string) { return score(0.5), true, "" })
+	in, err := Build(context.Background(), st, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(in.SweepID, "oor: max + k·(max − min), k = 0.1") {
+		t.Errorf("sweep id line %q: want the OOR convention", in.SweepID)
+	}
+}
