@@ -3,11 +3,12 @@ package learnerr
 import "errors"
 
 // The sentinels below are the only ones in internal/learn and its
-// subpackages. Every error those packages return wraps exactly one of
-// them (or a context error), with a message naming the package and the
-// problem, e.g. "tree: X has 3 columns, fitted on 4: learn: bad input".
-// Callers test them with errors.Is. Their texts are stable: callers may
-// strip them from a message.
+// subpackages. An error those packages return because of the data, the
+// settings or the numerics wraps exactly one of them, with a message
+// naming the package and the problem, e.g. "tree: X has 3 columns, the
+// tree was fitted on 4: learn: bad input"; cancellation returns the
+// context's error. Callers test them with errors.Is. Their texts are
+// stable: callers may strip them from a message.
 var (
 	// ErrInput reports unusable data: a nil or empty matrix, mismatched
 	// shapes (len(y) ≠ rows, a test set with another column count, a

@@ -50,7 +50,7 @@ func (s Strategy) String() string {
 }
 
 // ParseStrategy is the inverse of Strategy.String. Unknown names yield an
-// error wrapping ErrParams.
+// error wrapping learnerr.ErrSetting.
 func ParseStrategy(name string) (Strategy, error) {
 	for i, n := range strategyNames {
 		if n == name {
