@@ -37,6 +37,9 @@ func figure3Pipelines() []grid.Pipeline {
 // a single tree, and out-of-range imputation under-performs the other
 // imputations with trees and with SVMs.
 func TestFigure3MCARRanges(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every Figure 3 pipeline at n = 1000, twice (~17 s); runs without -short, as in CI")
+	}
 	s := scenario(t, sim.Quadratic, nil)
 	ps := figure3Pipelines()
 	const reps = 2

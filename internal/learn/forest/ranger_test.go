@@ -95,6 +95,9 @@ func readRangerR2(t *testing.T) map[string]map[uint64]rangerRef {
 //     deviation near 0.35 % (each forest averages 500 trees), while
 //     min.node.size off by one moves the count by about 10 %.
 func TestRangerAgreement(t *testing.T) {
+	if testing.Short() {
+		t.Skip("fits 2 × 50 forests of 500 trees (~20 s); runs without -short, as in CI")
+	}
 	golden := readRangerR2(t)
 	for _, cs := range []string{"mean", "complete"} {
 		t.Run(cs, func(t *testing.T) {
