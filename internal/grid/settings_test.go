@@ -32,7 +32,7 @@ func TestSettingsCheckedByLearn(t *testing.T) {
 		{"cp out of range", "    cp = 7", []string{
 			`bad.hcl:10:5: learner.tree.cp: tree/mia: cp = 7, want a number in [0, 1]`}},
 		{"every bad key", "    wibble = 1\n    minbucket = -5", []string{
-			`bad.hcl:10:5: learner.tree.wibble: tree/mia does not accept "wibble" (allowed: `,
+			`bad.hcl:10:5: learner.tree.wibble: tree/mia: unknown key "wibble" (allowed: `,
 			`bad.hcl:11:5: learner.tree.minbucket: tree/mia: minbucket = -5, want an integer in [1,`}},
 		{"preset switch", "    rpart_defaults = 2", []string{
 			`bad.hcl:10:5: learner.tree.rpart_defaults: tree/mia: preset switch "rpart_defaults" = 2, want 0 or 1`}},

@@ -3,6 +3,7 @@ package grid
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"fmt"
 	"strconv"
 
 	"github.com/misslab/misslab/internal/sim"
@@ -46,4 +47,65 @@ func (s *Sweep) Hash() string {
 		h.Write([]byte(p.Canonical() + "\n"))
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// CheckSizes applies the sweep limits (MaxRepetitions, MaxScenarios,
+// MaxPipelines, MaxJobs) to counts alone, so that a caller holding a
+// sweep in another form (a protobuf message) can refuse an oversized one
+// before building anything. Errors wrap ErrInvalid and name the field.
+func CheckSizes(reps, scenarios, pipelines int64) error {
+	switch {
+	case reps < 1 || reps > MaxRepetitions:
+		return invalidField("repetitions", "%d outside [1, %d]", reps, MaxRepetitions)
+	case scenarios == 0:
+		return invalidField("scenarios", "the sweep has no scenario")
+	case scenarios > MaxScenarios:
+		return invalidField("scenarios", "%d scenarios exceed the limit of %d per sweep; split the sweep", scenarios, MaxScenarios)
+	case pipelines == 0:
+		return invalidField("pipelines", "the sweep has no pipeline")
+	case pipelines > MaxPipelines:
+		return invalidField("pipelines", "%d pipelines exceed the limit of %d per sweep", pipelines, MaxPipelines)
+	case reps*scenarios > MaxJobs:
+		return invalidField("repetitions", "%d scenarios × %d repetitions = %d jobs exceed the limit of %d",
+			scenarios, reps, reps*scenarios, MaxJobs)
+	}
+	return nil
+}
+
+// Check validates a sweep however it was built (a grid file, a Submit,
+// code): the limits, every scenario (sim's validation), every pipeline
+// made by NewPipeline, and no scenario or pipeline twice. Errors wrap
+// ErrInvalid (and sim's error for a bad scenario) and name the field,
+// e.g. "scenarios[3]: ...".
+func (s *Sweep) Check() error {
+	if err := CheckSizes(int64(s.Repetitions), int64(len(s.Scenarios)), int64(len(s.Pipelines))); err != nil {
+		return err
+	}
+	seen := make(map[string]int, len(s.Scenarios))
+	for i, sc := range s.Scenarios {
+		if err := sc.Validate(); err != nil {
+			return invalidField(fmt.Sprintf("scenarios[%d]", i), "%w", err)
+		}
+		c := sc.Canonical()
+		if j, dup := seen[c]; dup {
+			return invalidField(fmt.Sprintf("scenarios[%d]", i), "same as scenarios[%d] (%s)", j, c)
+		}
+		seen[c] = i
+	}
+	names := make(map[string]int, len(s.Pipelines))
+	for i, p := range s.Pipelines {
+		if p.spec.Learner == "" {
+			return invalidField(fmt.Sprintf("pipelines[%d]", i), "not made by grid.NewPipeline")
+		}
+		if j, dup := names[p.Canonical()]; dup {
+			return invalidField(fmt.Sprintf("pipelines[%d]", i), "same as pipelines[%d] (%s)", j, p.Canonical())
+		}
+		names[p.Canonical()] = i
+	}
+	return nil
+}
+
+// invalidField formats an ErrInvalid error about a field of a sweep.
+func invalidField(field, format string, a ...any) error {
+	return fmt.Errorf("%w: %s: "+format, append([]any{ErrInvalid, field}, a...)...)
 }

@@ -97,7 +97,7 @@ func Open(dir string, opts Options) (*Coordinator, error) {
 	}
 	c.st = st
 	c.sched = sched.New(sched.Options{Clock: opts.Clock, LeaseTTL: opts.LeaseTTL, MaxDeliveries: opts.MaxDeliveries,
-		SpeculateAfter: opts.SpeculateAfter, OnFailed: c.onFailed})
+		SpeculateAfter: opts.SpeculateAfter, OnLeaseEnd: c.leaseEnded})
 	c.writer = st.NewWriter(opts.Writer, c.committed)
 	recs, err := st.Sweeps()
 	if err != nil {
@@ -185,7 +185,13 @@ func (c *Coordinator) load(rec store.SweepRecord) (*sched.Sweep, error) {
 // Submit registers a sweep, or resumes it if it was submitted before
 // (retrying failed jobs and undoing a cancel). Results already stored for
 // any job of the sweep, from whatever sweep, are reused.
+//
+// The sweep is validated first (grid.Sweep.Check), whoever built it;
+// errors wrap grid.ErrInvalid.
 func (c *Coordinator) Submit(spec *grid.Sweep) (sched.Status, error) {
+	if err := spec.Check(); err != nil {
+		return sched.Status{}, err
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	id := spec.Hash()

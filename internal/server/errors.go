@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/misslab/misslab/internal/auth"
+	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/sched"
 	"github.com/misslab/misslab/internal/sim"
@@ -33,7 +34,8 @@ func toStatus(err error) error {
 	switch {
 	case errors.Is(err, store.ErrNotFound), errors.Is(err, sched.ErrUnknownSweep):
 		code = codes.NotFound
-	case errors.Is(err, wire.ErrInvalidSpec), errors.Is(err, sim.ErrInvalid), errors.Is(err, learn.ErrUnknownPipeline),
+	case errors.Is(err, wire.ErrInvalidSpec), errors.Is(err, grid.ErrInvalid), errors.Is(err, sim.ErrInvalid),
+		errors.Is(err, learn.ErrUnknownPipeline), errors.Is(err, learn.ErrBadSetting),
 		errors.Is(err, store.ErrAmbiguous), errors.Is(err, ErrProtocol):
 		code = codes.InvalidArgument
 	case errors.Is(err, store.ErrWrite), errors.Is(err, store.ErrClosed):

@@ -40,68 +40,36 @@ func SpecToProto(sw *grid.Sweep) *pb.SweepSpec {
 }
 
 // SpecFromProto converts and validates a wire sweep with every check a
-// grid file gets: the limits on scenarios, pipelines and jobs (checked
-// before any per-item work), every scenario by sim's validation, every
-// pipeline name and setting by the learn package (through
-// grid.NewPipeline), and uniqueness of scenarios and pipelines. Errors
-// wrap ErrInvalidSpec and the underlying sim or learn error, and name
-// the field.
+// grid file gets: the limits on repetitions, scenarios, pipelines and
+// jobs (checked on the counts, before anything is built), every pipeline
+// name and setting by the learn package (through grid.NewPipeline), then
+// grid.Sweep.Check (scenarios valid, nothing twice). Errors wrap
+// ErrInvalidSpec and the underlying grid, sim or learn error, and name
+// the field, e.g. "pipelines[2]".
 func SpecFromProto(p *pb.SweepSpec) (*grid.Sweep, error) {
 	if p == nil {
 		return nil, invalid("spec", "no spec")
 	}
-	if err := checkSizes(p); err != nil {
-		return nil, err
+	err := grid.CheckSizes(int64(p.GetRepetitions()), int64(len(p.GetScenarios())), int64(len(p.GetPipelines())))
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidSpec, err)
 	}
 	sw := &grid.Sweep{Name: p.GetName(), Seed: p.GetSeed(), Repetitions: int(p.GetRepetitions()),
 		Scenarios: make([]sim.Scenario, 0, len(p.GetScenarios())), Pipelines: make([]grid.Pipeline, 0, len(p.GetPipelines()))}
-	seen := make(map[string]int, len(p.GetScenarios()))
-	for i, s := range p.GetScenarios() {
-		sc := scenarioFromProto(s)
-		if err := sc.Validate(); err != nil {
-			return nil, invalid(fmt.Sprintf("scenarios[%d]", i), "%w", err)
-		}
-		c := sc.Canonical()
-		if j, dup := seen[c]; dup {
-			return nil, invalid(fmt.Sprintf("scenarios[%d]", i), "same as scenarios[%d] (%s)", j, c)
-		}
-		seen[c] = i
-		sw.Scenarios = append(sw.Scenarios, sc)
+	for _, s := range p.GetScenarios() {
+		sw.Scenarios = append(sw.Scenarios, scenarioFromProto(s))
 	}
-	names := make(map[string]int, len(p.GetPipelines()))
 	for i, pp := range p.GetPipelines() {
 		gp, err := pipelineFromProto(i, pp)
 		if err != nil {
 			return nil, err
 		}
-		if j, dup := names[gp.Canonical()]; dup {
-			return nil, invalid(fmt.Sprintf("pipelines[%d]", i), "same as pipelines[%d] (%s)", j, gp.Canonical())
-		}
-		names[gp.Canonical()] = i
 		sw.Pipelines = append(sw.Pipelines, gp)
 	}
-	return sw, nil
-}
-
-// checkSizes applies the sweep limits before anything is built.
-func checkSizes(p *pb.SweepSpec) error {
-	reps, nsc, npl := int64(p.GetRepetitions()), len(p.GetScenarios()), len(p.GetPipelines())
-	switch {
-	case reps < 1 || reps > grid.MaxRepetitions:
-		return invalid("repetitions", "%d outside [1, %d]", reps, grid.MaxRepetitions)
-	case nsc == 0:
-		return invalid("scenarios", "the sweep has no scenario")
-	case nsc > grid.MaxScenarios:
-		return invalid("scenarios", "%d scenarios exceed the limit of %d per sweep; split the sweep", nsc, grid.MaxScenarios)
-	case npl == 0:
-		return invalid("pipelines", "the sweep has no pipeline")
-	case npl > grid.MaxPipelines:
-		return invalid("pipelines", "%d pipelines exceed the limit of %d per sweep", npl, grid.MaxPipelines)
-	case reps*int64(nsc) > grid.MaxJobs:
-		return invalid("repetitions", "%d scenarios × %d repetitions = %d jobs exceed the limit of %d",
-			nsc, reps, reps*int64(nsc), grid.MaxJobs)
+	if err := sw.Check(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidSpec, err)
 	}
-	return nil
+	return sw, nil
 }
 
 // pipelineFromProto parses and validates pipeline i.

@@ -71,7 +71,9 @@ func TestInvalidSpecs(t *testing.T) {
 		{"bayes with settings", pipe("bayes/oracle", map[string]float64{"cp": 1}), learn.ErrBadSetting, "pipelines[0]"},
 		{"duplicate scenario", func(s *pb.SweepSpec) { s.Scenarios[1] = s.Scenarios[0] }, nil, "scenarios[1]: same as scenarios[0]"},
 		{"duplicate pipeline", func(s *pb.SweepSpec) { s.Pipelines[1] = s.Pipelines[0] }, nil, "pipelines[1]: same as pipelines[0]"},
-		{"too many jobs", func(s *pb.SweepSpec) { s.Repetitions = grid.MaxRepetitions }, nil, "jobs exceed the limit of 100000000"},
+		{"too many jobs", func(s *pb.SweepSpec) {
+			s.Repetitions, s.Scenarios = grid.MaxRepetitions, make([]*pb.Scenario, 11)
+		}, nil, "jobs exceed the limit of 100000000"},
 		{"too many scenarios", func(s *pb.SweepSpec) {
 			s.Scenarios = make([]*pb.Scenario, grid.MaxScenarios+1) // nil entries: refused before they are read
 		}, nil, "scenarios: 100001 scenarios exceed the limit of 100000"},

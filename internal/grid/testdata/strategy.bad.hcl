@@ -1,5 +1,5 @@
 # Strategy settings validated by learn at each key: a strategy key in a learner block, conflicts, a range error (reported once for gaussian and gaussian+mask), unused and unknown blocks.
-# error: testdata/strategy.bad.hcl:22:5: learner.linear.shrink: linear/mean does not accept "shrink" (allowed: lambda, ols (preset, 0/1))
+# error: testdata/strategy.bad.hcl:22:5: learner.linear.shrink: linear/mean: unknown key "shrink" (allowed: lambda, ols (preset, 0/1))
 # error: testdata/strategy.bad.hcl:24:3: strategy.gaussian: "shrink" is set both here and in learner "linear" (line 21); set it in one place
 # error: testdata/strategy.bad.hcl:25:5: strategy.gaussian.shrink: tree/gaussian: shrink = 2, want a number in [0, 1] (covariance shrinkage s: (1−s)Σ + s·tr(Σ)·I (paper: 0.01))
 # error: testdata/strategy.bad.hcl:27:3: strategy.oor: settings for strategy "oor", but no pipeline of this sweep uses it
