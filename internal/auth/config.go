@@ -40,14 +40,37 @@ func (c ClientConfig) TLSOn() bool { return c.TLS || c.CA != "" || c.Cert != "" 
 // (TLS or, if off, none: the caller's default applies) and per-call
 // credentials carrying the token and cluster. Errors wrap ErrConfig.
 func (c ClientConfig) DialOptions() ([]grpc.DialOption, error) {
-	var opts []grpc.DialOption
-	if c.TLSOn() {
-		cfg, err := ClientTLS(c.CA, c.Cert, c.Key, c.ServerName)
-		if err != nil {
-			return nil, err
-		}
-		opts = append(opts, grpc.WithTransportCredentials(credentials.NewTLS(cfg)))
+	creds, err := c.TransportCredentials()
+	if err != nil {
+		return nil, err
 	}
+	opts, err := c.CallOptions()
+	if err != nil {
+		return nil, err
+	}
+	if creds != nil {
+		opts = append([]grpc.DialOption{grpc.WithTransportCredentials(creds)}, opts...)
+	}
+	return opts, nil
+}
+
+// TransportCredentials returns the TLS credentials of c, or nil when TLS
+// is off. Errors wrap ErrConfig.
+func (c ClientConfig) TransportCredentials() (credentials.TransportCredentials, error) {
+	if !c.TLSOn() {
+		return nil, nil
+	}
+	cfg, err := ClientTLS(c.CA, c.Cert, c.Key, c.ServerName)
+	if err != nil {
+		return nil, err
+	}
+	return credentials.NewTLS(cfg), nil
+}
+
+// CallOptions returns the dial options sending the token, cluster and
+// peer name with every call (none when all are empty). Errors wrap
+// ErrConfig.
+func (c ClientConfig) CallOptions() ([]grpc.DialOption, error) {
 	tokens, err := LoadTokens(c.TokenFile)
 	if err != nil {
 		return nil, err
@@ -56,10 +79,10 @@ func (c ClientConfig) DialOptions() ([]grpc.DialOption, error) {
 	if len(tokens) > 0 {
 		creds.Token = tokens[0]
 	}
-	if creds.Token != "" || creds.Cluster != "" || creds.Peer != "" {
-		opts = append(opts, grpc.WithPerRPCCredentials(creds))
+	if creds.Token == "" && creds.Cluster == "" && creds.Peer == "" {
+		return nil, nil
 	}
-	return opts, nil
+	return []grpc.DialOption{grpc.WithPerRPCCredentials(creds)}, nil
 }
 
 // ServerConfig is a coordinator's security configuration. The zero value
@@ -93,7 +116,8 @@ type Server struct {
 
 // Build loads the files of c. It refuses (ErrConfig) to leave a
 // non-loopback listen address open to anyone unless c.Insecure. Refused
-// calls are logged through log.
+// calls and, with TLS on, refused TLS handshakes (see LogHandshakes) are
+// logged through log (nil: discard).
 func (c ServerConfig) Build(listen string, log hclog.Logger) (*Server, error) {
 	s := &Server{}
 	if c.Cert != "" || c.Key != "" || c.ClientCA != "" {
@@ -101,7 +125,7 @@ func (c ServerConfig) Build(listen string, log hclog.Logger) (*Server, error) {
 		if err != nil {
 			return nil, err
 		}
-		s.Options, s.TLS = []grpc.ServerOption{grpc.Creds(credentials.NewTLS(cfg))}, true
+		s.Options, s.TLS = []grpc.ServerOption{grpc.Creds(LogHandshakes(credentials.NewTLS(cfg), log))}, true
 	}
 	tokens, err := LoadTokens(c.TokenFile)
 	if err != nil {
