@@ -1,8 +1,13 @@
 package worker
 
 import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
+	"net"
+	"strings"
 	"time"
 
 	"google.golang.org/grpc"
@@ -20,11 +25,18 @@ var keepaliveOption = grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 
 	PermitWithoutStream: true})
 
 // ErrRefused is wrapped by the error Run returns when the coordinator
-// refuses the worker's credentials (no or wrong token, no client
-// certificate, another cluster): retrying cannot help, and a worker that
-// exits makes the mistake visible to its supervisor (CrashLoopBackOff,
-// a restarting container) instead of looking idle.
+// refuses the worker: at the TLS layer (a certificate from another CA, a
+// client certificate missing or refused, TLS on one side only; decided
+// after refuseAfter identical handshake failures in a row) or at its
+// token and cluster check (Unauthenticated, PermissionDenied; decided at
+// once, and the gRPC status stays reachable with status.Code). Retrying
+// cannot help, and a worker that exits makes the mistake visible to its
+// supervisor (CrashLoopBackOff, a restarting container) instead of
+// looking idle. The error's text says what to fix.
 var ErrRefused = errors.New("worker: refused by the coordinator")
+
+// probeTimeout bounds the TLS probe of a plaintext worker.
+const probeTimeout = 5 * time.Second
 
 // refusal is closed, with err set, when the coordinator refuses the worker.
 type refusal struct {
@@ -32,20 +44,115 @@ type refusal struct {
 	err  error
 }
 
-// refused reports whether err is a refusal of the worker's credentials,
-// and if so records it and wakes Run.
-func (w *Worker) refused(err error) bool {
-	code := status.Code(err)
-	if code != codes.Unauthenticated && code != codes.PermissionDenied {
+// refused reports whether err, how the last session ended, or the run of
+// connection attempts behind it is a refusal, and if so records it and
+// wakes Run. ctx bounds the TLS probe of a plaintext worker.
+func (w *Worker) refused(ctx context.Context, err error) bool {
+	reason, cause := w.refusalOf(ctx, err)
+	if reason == "" {
 		return false
 	}
-	w.log.Error("the coordinator refused this worker; check its token, certificate and cluster name",
-		"addr", w.opts.Addr, "code", code.String(), "reason", status.Convert(err).Message())
+	w.log.Error("the coordinator refused this worker; not retrying", "addr", w.opts.Addr, "reason", reason, "error", cause)
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.refusal.err == nil {
-		w.refusal.err = fmt.Errorf("%w: %s", ErrRefused, status.Convert(err).Message())
+		w.refusal.err = fmt.Errorf("%w: %s (%w)", ErrRefused, reason, cause)
 		close(w.refusal.done)
 	}
+	return true
+}
+
+// refusalOf returns the reason, in plain words, and the error of a
+// refusal, or "" when the worker should retry.
+func (w *Worker) refusalOf(ctx context.Context, err error) (string, error) {
+	switch status.Code(err) {
+	case codes.Unauthenticated:
+		return "the coordinator did not accept this worker's credentials: check its token (--token-file or $MISSLAB_TOKEN) " +
+			"and, under mutual TLS, its client certificate (--tls-cert, --tls-key)", err
+	case codes.PermissionDenied:
+		return "the coordinator serves another cluster: check --cluster or $MISSLAB_CLUSTER", err
+	}
+	kind, reason, cause, run := w.seen.streak()
+	if run < refuseAfter {
+		return "", nil
+	}
+	switch kind {
+	case rejected:
+		return reason, cause
+	case silent:
+		w.seen.reset() // probe again only after another run
+		if speaksTLS(ctx, w.opts.Addr) {
+			return "the coordinator requires TLS but this worker dials in plaintext: pass --tls-ca with the CA " +
+				"that signed the coordinator's certificate (or --tls to trust the system's CAs)", cause
+		}
+	}
+	return "", nil
+}
+
+// tlsRefusal says in plain words why the TLS layer refused a connection
+// when retrying cannot help, or returns "" when err is not such a refusal
+// (a reset, a timeout: the coordinator may be restarting).
+func tlsRefusal(err error) string {
+	var header tls.RecordHeaderError
+	var unknownCA x509.UnknownAuthorityError
+	var host x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	var verify *tls.CertificateVerificationError
+	switch {
+	case errors.As(err, &header):
+		return "the coordinator does not speak TLS (it answered in plaintext): drop --tls, --tls-ca, --tls-cert and --tls-key, " +
+			"or serve the coordinator with --tls-cert and --tls-key"
+	case errors.As(err, &unknownCA):
+		return "the coordinator's certificate is signed by an unknown authority: pass --tls-ca with the CA that signed it"
+	case errors.As(err, &host):
+		return fmt.Sprintf("the coordinator's certificate is not valid for %q: pass --tls-server-name with a name it holds", host.Host)
+	case errors.As(err, &invalid):
+		return "the coordinator's certificate is not valid (expired, not yet valid, or not a server certificate)"
+	case errors.As(err, &verify):
+		return "the coordinator's certificate failed verification: pass --tls-ca with the CA that signed it"
+	}
+	alert, ok := remoteAlert(err)
+	if !ok {
+		return ""
+	}
+	switch alert {
+	case "unknown certificate authority":
+		return "the coordinator does not trust this worker's client certificate (signed by an unknown authority): " +
+			"pass --tls-cert and --tls-key with a certificate signed by the CA of the coordinator's --client-ca"
+	case "certificate required":
+		return "the coordinator requires a client certificate (mutual TLS): pass --tls-cert and --tls-key"
+	case "bad certificate", "unsupported certificate", "revoked certificate", "expired certificate", "unknown certificate":
+		return "the coordinator refused this worker's client certificate (" + alert + "): pass --tls-cert and --tls-key " +
+			"with a valid client certificate signed by the CA of the coordinator's --client-ca"
+	}
+	return "the coordinator refused the TLS handshake (" + alert + ")"
+}
+
+// remoteAlert reports whether err is a TLS alert received from the peer,
+// and if so returns its description without the "tls: " prefix.
+func remoteAlert(err error) (string, bool) {
+	var op *net.OpError
+	if !errors.As(err, &op) || op.Op != "remote error" || op.Err == nil {
+		return "", false
+	}
+	return strings.TrimPrefix(op.Err.Error(), "tls: "), true
+}
+
+// speaksTLS reports whether the server at addr (host:port) answers a TLS
+// handshake, with a certificate or an alert: a plaintext worker's sign
+// that the coordinator requires TLS. The probe verifies nothing and
+// sends no data; it offers HTTP/2 (as gRPC does) so that a gRPC server
+// completes the handshake without complaint, and gives up after
+// probeTimeout.
+func speaksTLS(ctx context.Context, addr string) bool {
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	d := tls.Dialer{Config: &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"h2"}, MinVersion: tls.VersionTLS12}} //nolint:gosec // a probe that sends nothing
+	conn, err := d.DialContext(ctx, "tcp", addr)
+	if err != nil {
+		_, alert := remoteAlert(err)
+		return alert
+	}
+	_ = conn.Close()
 	return true
 }

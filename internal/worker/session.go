@@ -35,7 +35,7 @@ func (w *Worker) connectLoop(ctx context.Context, client pb.WorkServiceClient) {
 		if ctx.Err() != nil {
 			return
 		}
-		if w.refused(err) || w.isClosed() {
+		if w.refused(ctx, err) || w.isClosed() {
 			return
 		}
 		if time.Since(start) > 10*time.Second {
@@ -62,6 +62,9 @@ func (w *Worker) runSession(ctx context.Context, client pb.WorkServiceClient) er
 	}
 	hello := w.hello()
 	if err := stream.Send(&pb.WorkRequest{Msg: &pb.WorkRequest_Hello{Hello: hello}}); err != nil {
+		if _, recvErr := stream.Recv(); recvErr != nil {
+			return recvErr // the status that ended the stream (Send only says EOF)
+		}
 		return err
 	}
 	m, err := stream.Recv()

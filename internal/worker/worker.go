@@ -13,6 +13,8 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/backoff"
+	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/misslab/misslab/internal/grid"
@@ -34,7 +36,12 @@ type Options struct {
 	// DrainTimeout is how long a draining worker lets running jobs finish
 	// before it abandons and releases them; default 10 min.
 	DrainTimeout time.Duration
-	DialOptions  []grpc.DialOption // added to the insecure transport
+	// Transport secures the connection (credentials.NewTLS for TLS); nil:
+	// plaintext. Give TLS here rather than in DialOptions: the worker
+	// watches its handshakes to tell a refusal at the TLS layer (Run
+	// returns ErrRefused) from a coordinator that is away (it retries).
+	Transport   credentials.TransportCredentials
+	DialOptions []grpc.DialOption // added last (per-call credentials)
 }
 
 // Results go out in messages of about resultBatchBytes; a message from
@@ -85,23 +92,24 @@ type Worker struct {
 	draining bool
 	stopping bool
 	cur      *session // nil while disconnected
-	refusal  refusal  // closed when the coordinator refuses the credentials
+	refusal  refusal  // closed when the coordinator refuses the worker
+	seen     attempts // how the connection attempts ended
 	closed   bool     // the drained worker closed its stream: no reconnection
 }
 
 // Run connects to the coordinator and runs jobs until ctx ends, or until
-// the coordinator refuses the worker's credentials (then Run returns an
-// error wrapping ErrRefused), then drains: queued leases are handed back, running jobs finish (up to
-// DrainTimeout), their results are delivered, and Run returns. While the
-// coordinator is away it keeps running the jobs it has and reconnects
-// with backoff; results are delivered after reconnecting.
+// the coordinator refuses the worker (then Run returns an error wrapping
+// ErrRefused that says why), then drains: queued leases are handed back,
+// running jobs finish (up to DrainTimeout), their results are delivered,
+// and Run returns. While the coordinator is away (refusing connections,
+// resetting them, restarting) it keeps running the jobs it has and
+// reconnects with backoff; results are delivered after reconnecting.
 func Run(ctx context.Context, opts Options) error {
 	w, err := newWorker(opts)
 	if err != nil {
 		return err
 	}
-	conn, err := grpc.NewClient(opts.Addr, append([]grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(wire.MaxMessageBytes)), keepaliveOption}, opts.DialOptions...)...)
+	conn, err := grpc.NewClient(opts.Addr, w.dialOptions()...)
 	if err != nil {
 		return fmt.Errorf("worker: dial %s: %w", opts.Addr, err)
 	}
@@ -127,6 +135,23 @@ func Run(ctx context.Context, opts Options) error {
 	w.mu.Unlock()
 	wg.Wait()
 	return w.refusal.err
+}
+
+// dialOptions are the options of the connection to the coordinator: the
+// transport watched for refusals, gRPC's own reconnection backoff set to
+// the worker's (so that failed attempts are as frequent as retries), then
+// the caller's options.
+func (w *Worker) dialOptions() []grpc.DialOption {
+	creds := w.opts.Transport
+	if creds == nil {
+		creds = insecure.NewCredentials()
+	}
+	watched := &watchedCreds{TransportCredentials: creds, tls: creds.Info().SecurityProtocol != "insecure", seen: &w.seen}
+	bo := backoff.DefaultConfig
+	bo.BaseDelay, bo.MaxDelay = w.opts.MinBackoff, w.opts.MaxBackoff
+	return append([]grpc.DialOption{grpc.WithTransportCredentials(watched),
+		grpc.WithConnectParams(grpc.ConnectParams{Backoff: bo, MinConnectTimeout: 20 * time.Second}),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(wire.MaxMessageBytes)), keepaliveOption}, w.opts.DialOptions...)
 }
 
 func newWorker(opts Options) (*Worker, error) {
