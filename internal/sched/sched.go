@@ -1,6 +1,7 @@
 package sched
 
 import (
+	crand "crypto/rand"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -28,10 +29,12 @@ type Options struct {
 	// job may be copied to an idle worker, on top of the rule that it has
 	// run twice the sweep's mean job time; default 0.
 	SpeculateAfter time.Duration
-	// OnFailed, if set, is called (under the scheduler's lock: it must not
-	// block or call back) when a job is marked failed, so that the caller
-	// can store the failure.
-	OnFailed func(sweepID string, job int, msg string)
+	// OnLeaseEnd, if set, is called (under the scheduler's lock: it must
+	// not block or call back into the scheduler) whenever a lease ends,
+	// with why, and when a job reaches its delivery limit
+	// (EndDeliveryLimit), so that the caller can store the failure and
+	// count outcomes.
+	OnLeaseEnd func(LeaseEnd)
 }
 
 // Outcome says what became of a result.
@@ -59,7 +62,7 @@ type Scheduler struct {
 	byID    map[string]*Sweep
 	leases  map[uint64]*lease
 	workers map[*Worker]struct{}
-	token   uint64
+	tokens  *rand.ChaCha8 // lease tokens: unguessable, fresh per process
 }
 
 // lease is one delivery of a job to a worker.
@@ -95,10 +98,14 @@ func New(opts Options) *Scheduler {
 	if opts.MaxDeliveries <= 0 {
 		opts.MaxDeliveries = 3
 	}
-	// Tokens start at a random point so that a restarted coordinator never
-	// honours a token of its previous life.
+	// Tokens are drawn from a generator seeded by the operating system, so
+	// that a client cannot guess another worker's token (Adopt trusts a
+	// token as proof) and a restarted coordinator never honours a token of
+	// its previous life.
+	var seed [32]byte
+	_, _ = crand.Read(seed[:]) // never fails (crypto/rand.Read panics instead)
 	return &Scheduler{opts: opts, byID: map[string]*Sweep{}, leases: map[uint64]*lease{},
-		workers: map[*Worker]struct{}{}, token: rand.Uint64() >> 1}
+		workers: map[*Worker]struct{}{}, tokens: rand.NewChaCha8(seed)}
 }
 
 // LeaseTTL returns the lease lifetime in use.
@@ -152,7 +159,7 @@ func (s *Scheduler) Cancel(id string) error {
 	sw.cancelled = true
 	for j, f := range sw.flights {
 		for _, l := range slices.Clone(f.leases) {
-			s.dropLease(l, true)
+			s.dropLease(l, EndRevoked, "sweep cancelled")
 		}
 		if !f.committing {
 			delete(sw.flights, j)
@@ -179,6 +186,7 @@ func (s *Scheduler) Resume(id string, retryFailed bool) error {
 			}
 		}
 		sw.nFailed, sw.failMsg, sw.cursor = 0, map[int32]string{}, 0
+		sw.lastFail, sw.lastFailJob = "", -1
 	}
 	s.wakeAll()
 	return nil
@@ -193,19 +201,18 @@ func (s *Scheduler) Tick() {
 	for _, l := range s.leases {
 		if now.After(l.deadline) {
 			l.w.silent = true
-			s.endLease(l, "lease expired", true)
-			l.w.cancel(l.token)
+			s.endLease(l, EndExpired, "lease expired")
 		}
 	}
 }
 
-// newToken returns a fresh non-zero token.
+// newToken returns a fresh random token: non-zero, not a current lease.
 func (s *Scheduler) newToken() uint64 {
-	s.token++
-	if s.token == 0 {
-		s.token++
+	for {
+		if t := s.tokens.Uint64(); t != 0 && s.leases[t] == nil {
+			return t
+		}
 	}
-	return s.token
 }
 
 // grant creates a lease of job for w.
@@ -221,46 +228,47 @@ func (s *Scheduler) grant(w *Worker, sw *Sweep, job int32) Grant {
 		Pipelines: l.pipes, Token: l.token, Deadline: l.deadline}
 }
 
-// dropLease forgets a lease without judging the job; notify tells its
-// worker to abandon it.
-func (s *Scheduler) dropLease(l *lease, notify bool) {
+// dropLease forgets a lease without judging the job and reports why it
+// ended; an expired or revoked lease's worker is told to abandon it.
+func (s *Scheduler) dropLease(l *lease, why EndReason, msg string) {
 	delete(s.leases, l.token)
 	delete(l.w.leases, l.token)
 	if f := l.sw.flights[l.job]; f != nil {
 		f.leases = slices.DeleteFunc(f.leases, func(x *lease) bool { return x == l })
 	}
-	if notify {
+	if why == EndExpired || why == EndRevoked {
 		l.w.cancel(l.token)
 	}
 	l.w.wake() // it has room for another lease
+	s.emit(why, l, msg)
 }
 
-// endLease ends a lease that produced no result. failed counts it against
-// the delivery limit. When no other lease of the job is left the job is
-// queued again, or marked failed at the limit.
-func (s *Scheduler) endLease(l *lease, why string, failed bool) {
-	s.dropLease(l, false)
+// endLease ends a lease that produced no result (why is EndFailed,
+// EndExpired, EndDisconnected or EndReleased; all but EndReleased count
+// against the delivery limit, msg says why). When no other lease of the
+// job is left the job is queued again, or marked failed at the limit.
+func (s *Scheduler) endLease(l *lease, why EndReason, msg string) {
+	s.dropLease(l, why, msg)
 	sw := l.sw
 	f := sw.flights[l.job]
 	if f == nil {
 		return
 	}
-	if failed {
+	if why != EndReleased {
 		f.fails++
-		f.lastErr = why
-		sw.lastErr = why
+		f.lastErr = msg
+		sw.lastErr, sw.lastErrJob = msg, l.job
+	}
+	if why == EndDisconnected {
+		s.orphan(f, l.token)
 	}
 	if len(f.leases) > 0 || f.committing || f.queued {
 		return
 	}
 	if f.fails >= s.opts.MaxDeliveries {
 		delete(sw.flights, l.job)
-		sw.failed.set(int(l.job))
-		sw.nFailed++
-		sw.failMsg[l.job] = f.lastErr
-		if s.opts.OnFailed != nil {
-			s.opts.OnFailed(sw.ID, int(l.job), f.lastErr)
-		}
+		sw.markFailed(l.job, f.lastErr)
+		s.emit(EndDeliveryLimit, l, f.lastErr)
 		return
 	}
 	s.requeue(sw, l.job, f)

@@ -33,14 +33,20 @@ type fixture struct {
 	clock  *manualClock
 	s      *Scheduler
 	sw     *Sweep
-	failed []failure
+	failed []failure  // EndDeliveryLimit events
+	ends   []LeaseEnd // every OnLeaseEnd event, in order
 }
 
 // newFixture loads one sweep of scenarios × reps jobs with 2 pipelines.
 func newFixture(t *testing.T, scenarios, reps, maxDeliveries int) *fixture {
 	fx := &fixture{t: t, clock: &manualClock{now: time.Unix(1e9, 0)}}
 	fx.s = New(Options{Clock: fx.clock, LeaseTTL: ttl, MaxDeliveries: maxDeliveries,
-		OnFailed: func(_ string, job int, msg string) { fx.failed = append(fx.failed, failure{job, msg}) }})
+		OnLeaseEnd: func(e LeaseEnd) {
+			fx.ends = append(fx.ends, e)
+			if e.Reason == EndDeliveryLimit {
+				fx.failed = append(fx.failed, failure{e.Job, e.Msg})
+			}
+		}})
 	fx.sw, _ = fx.s.Add(NewSweep("sweep-a", "a", scenarios, reps, 2))
 	return fx
 }
@@ -229,8 +235,8 @@ func TestDisconnectRequeuesAtOnce(t *testing.T) {
 	// The returning worker adopts the other job (queued, not yet
 	// re-leased) and cannot adopt job 2 (done).
 	a2 := fx.s.Connect("a", 2)
-	g1, ok := fx.s.Adopt(a2, "sweep-a", 1-got[0].Job)
-	if _, ok2 := fx.s.Adopt(a2, "sweep-a", 2); !ok || ok2 {
+	g1, ok := fx.s.Adopt(a2, "sweep-a", 1-got[0].Job, ga[1-got[0].Job].Token)
+	if _, ok2 := fx.s.Adopt(a2, "sweep-a", 2, gb[0].Token); !ok || ok2 {
 		t.Fatalf("adopt job 1: %v (want true), job 2 (done): %v (want false)", ok, ok2)
 	}
 	if o := fx.complete(a2, g1); o != Accepted {

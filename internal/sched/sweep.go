@@ -24,7 +24,14 @@ type Sweep struct {
 	queue     []int32 // jobs to dispatch again, FIFO
 	flights   map[int32]*flight
 	cancelled bool
-	lastErr   string
+
+	// lastErr is the last error of any job (a failed delivery or store
+	// write), forgotten when that job's result is committed; lastFail is
+	// the error of the job last failed for good. See lastError.
+	lastErr     string
+	lastErrJob  int32 // −1: none
+	lastFail    string
+	lastFailJob int32 // −1: none
 
 	// Time from lease to accepted result, to spot stragglers.
 	durSum time.Duration
@@ -39,6 +46,10 @@ type flight struct {
 	lastErr    string // why the last one ended
 	queued     bool   // waiting in Sweep.queue
 	committing bool   // a result was accepted and is being stored
+	// orphans are the tokens of leases that ended with their worker's
+	// stream (at most MaxDeliveries): the reconnecting worker may adopt
+	// the job under one of them (see Scheduler.Adopt).
+	orphans []uint64
 }
 
 // NewSweep returns the state of a sweep with no stored result: scenarios
@@ -48,7 +59,7 @@ func NewSweep(id, name string, scenarios, reps, pipelines int) *Sweep {
 	n := scenarios * reps
 	return &Sweep{ID: id, Name: name, scenarios: scenarios, reps: reps, pipelines: pipelines, n: n,
 		done: newBitset(n), failed: newBitset(n), partial: map[int32][]int{},
-		failMsg: map[int32]string{}, flights: map[int32]*flight{}}
+		failMsg: map[int32]string{}, flights: map[int32]*flight{}, lastErrJob: -1, lastFailJob: -1}
 }
 
 // Jobs returns the number of jobs of the sweep.
@@ -74,9 +85,32 @@ func (sw *Sweep) MarkPartial(job int, missing []int) {
 // MarkFailed records that job failed for good with msg (found at load).
 func (sw *Sweep) MarkFailed(job int, msg string) {
 	if job >= 0 && job < sw.n && !sw.done.has(job) && !sw.failed.has(job) {
-		sw.failed.set(job)
-		sw.nFailed++
-		sw.failMsg[int32(job)] = msg
+		sw.markFailed(int32(job), msg)
+	}
+}
+
+// markFailed records that job failed for good with msg.
+func (sw *Sweep) markFailed(job int32, msg string) {
+	sw.failed.set(int(job))
+	sw.nFailed++
+	sw.failMsg[job] = msg
+	sw.lastFail, sw.lastFailJob = msg, job
+}
+
+// unmarkFailed forgets the failure of job (it has a result after all);
+// if it was the last failure, the one of the highest failed job stands in.
+func (sw *Sweep) unmarkFailed(job int32) {
+	sw.failed.clear(int(job))
+	sw.nFailed--
+	delete(sw.failMsg, job)
+	if sw.lastFailJob != job {
+		return
+	}
+	sw.lastFail, sw.lastFailJob = "", -1
+	for j, msg := range sw.failMsg {
+		if j > sw.lastFailJob {
+			sw.lastFail, sw.lastFailJob = msg, j
+		}
 	}
 }
 
@@ -126,7 +160,10 @@ type Status struct {
 	Running           int // jobs under a lease or being stored
 	Reused            int // jobs found stored when the sweep was loaded
 	Cancelled, Closed bool
-	LastError         string
+	// LastError is the last error seen while the sweep runs (cleared when
+	// its job later succeeds, then the last failure for good stands); once
+	// the sweep is complete, the last job failure, or empty if none.
+	LastError string
 }
 
 func (sw *Sweep) status() Status {
@@ -137,5 +174,16 @@ func (sw *Sweep) status() Status {
 		}
 	}
 	return Status{ID: sw.ID, Name: sw.Name, Jobs: sw.n, Done: sw.nDone, Failed: sw.nFailed,
-		Running: running, Reused: sw.reused, Cancelled: sw.cancelled, Closed: sw.complete(), LastError: sw.lastErr}
+		Running: running, Reused: sw.reused, Cancelled: sw.cancelled, Closed: sw.complete(), LastError: sw.lastError()}
+}
+
+// lastError is Status.LastError.
+func (sw *Sweep) lastError() string {
+	switch {
+	case sw.complete() && sw.nFailed == 0:
+		return ""
+	case sw.complete() || sw.lastErr == "":
+		return sw.lastFail
+	}
+	return sw.lastErr
 }

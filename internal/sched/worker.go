@@ -58,14 +58,15 @@ func (s *Scheduler) Connect(id string, capacity int) *Worker {
 }
 
 // Disconnect ends a worker stream: its leases end at once as failed
-// deliveries and their jobs are queued again (or fail at the limit).
+// deliveries (EndDisconnected) and their jobs are queued again (or fail
+// at the limit); the worker may adopt them from a new stream (Adopt).
 func (s *Scheduler) Disconnect(w *Worker) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	delete(s.workers, w)
 	w.gone = true
 	for _, l := range w.leases {
-		s.endLease(l, "worker "+w.ID+" disconnected", true)
+		s.endLease(l, EndDisconnected, "worker "+w.ID+" disconnected")
 	}
 }
 
@@ -159,7 +160,7 @@ func (s *Scheduler) Complete(w *Worker, token uint64, sweepID string, job int, c
 	}
 	if check != nil {
 		if err := check(l.pipes); err != nil {
-			s.endLease(l, "invalid result: "+err.Error(), true)
+			s.endLease(l, EndFailed, "invalid result: "+err.Error())
 			return Invalid, err
 		}
 	}
@@ -168,7 +169,11 @@ func (s *Scheduler) Complete(w *Worker, token uint64, sweepID string, job int, c
 	l.sw.durSum += s.opts.Clock.Now().Sub(l.granted)
 	l.sw.durN++
 	for _, other := range slices.Clone(f.leases) {
-		s.dropLease(other, other != l)
+		if other == l {
+			s.dropLease(l, EndCompleted, "")
+		} else {
+			s.dropLease(other, EndRevoked, "another lease of the job delivered its result")
+		}
 	}
 	return Accepted, nil
 }
@@ -183,7 +188,7 @@ func (s *Scheduler) Fail(w *Worker, token uint64, sweepID string, job int, msg s
 	if l == nil {
 		return o
 	}
-	s.endLease(l, msg, true)
+	s.endLease(l, EndFailed, msg)
 	return Accepted
 }
 
@@ -211,32 +216,9 @@ func (s *Scheduler) Release(w *Worker, tokens []uint64) {
 	w.heard()
 	for _, t := range tokens {
 		if l := s.leases[t]; l != nil && l.w == w {
-			s.endLease(l, "released", false)
+			s.endLease(l, EndReleased, "released")
 		}
 	}
-}
-
-// Adopt gives w a fresh lease on a job it still holds from an earlier
-// stream (it reconnected, or the coordinator restarted), provided the job
-// is still undone; ok is false when the worker should drop the job.
-func (s *Scheduler) Adopt(w *Worker, sweepID string, job int) (g Grant, ok bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sw := s.byID[sweepID]
-	if sw == nil || sw.cancelled || job < 0 || job >= sw.n || sw.done.has(job) || sw.failed.has(job) {
-		return Grant{}, false
-	}
-	j := int32(job)
-	f := sw.flights[j]
-	if f == nil {
-		f = &flight{}
-		sw.flights[j] = f
-	}
-	if f.committing {
-		return Grant{}, false
-	}
-	f.queued = false // a stale queue entry is skipped by nextJob
-	return s.grant(w, sw, j), true
 }
 
 // Committed records that the accepted result of a job is stored.
@@ -247,14 +229,17 @@ func (s *Scheduler) Committed(sweepID string, job int) {
 	if sw == nil || job < 0 || job >= sw.n {
 		return
 	}
-	delete(sw.flights, int32(job))
-	delete(sw.partial, int32(job))
+	j := int32(job)
+	delete(sw.flights, j)
+	delete(sw.partial, j)
+	if sw.lastErrJob == j {
+		sw.lastErr, sw.lastErrJob = "", -1 // the error's job succeeded after all
+	}
 	if !sw.done.has(job) {
 		sw.done.set(job)
 		sw.nDone++
 		if sw.failed.has(job) {
-			sw.failed.clear(job)
-			sw.nFailed--
+			sw.unmarkFailed(j)
 		}
 	}
 }
@@ -268,7 +253,7 @@ func (s *Scheduler) CommitFailed(sweepID string, job int, err error) {
 	if sw == nil || job < 0 || job >= sw.n {
 		return
 	}
-	sw.lastErr = err.Error()
+	sw.lastErr, sw.lastErrJob = err.Error(), int32(job)
 	if f := sw.flights[int32(job)]; f != nil && f.committing {
 		f.committing = false
 		if len(f.leases) == 0 {

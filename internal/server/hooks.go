@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -75,83 +74,6 @@ func (cc *commitClock) since() time.Duration {
 	return time.Duration(time.Now().UnixNano() - cc.start.Load())
 }
 
-// leaseBook is one stream's record of the leases it handed out and when
-// each would expire, so that a revoked lease can be told apart from an
-// expired one (the scheduler revokes both the same way) and the leases
-// lost with the stream can be counted. It mirrors the scheduler's
-// deadlines: set on grant, pushed to now+TTL by each heartbeat.
-type leaseBook struct {
-	mu       sync.Mutex
-	ttl      time.Duration
-	deadline map[uint64]time.Time
-}
-
-func newLeaseBook(ttl time.Duration) *leaseBook {
-	return &leaseBook{ttl: ttl, deadline: map[uint64]time.Time{}}
-}
-
-func (b *leaseBook) grant(token uint64, deadline time.Time) {
-	b.mu.Lock()
-	b.deadline[token] = deadline
-	b.mu.Unlock()
-}
-
-// renew pushes the deadline of every current token among tokens.
-func (b *leaseBook) renew(tokens []uint64, stale []uint64) {
-	b.drop(stale)
-	d := time.Now().Add(b.ttl)
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for _, t := range tokens {
-		if _, ok := b.deadline[t]; ok {
-			b.deadline[t] = d
-		}
-	}
-}
-
-func (b *leaseBook) drop(tokens []uint64) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	for _, t := range tokens {
-		delete(b.deadline, t)
-	}
-}
-
-// expired forgets revoked tokens and returns how many of them had run
-// out: past their deadline, give or take a quarter of the lease time (a
-// healthy lease is renewed every third of it, so it is never that close).
-func (b *leaseBook) expired(tokens []uint64) int {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	limit, n := time.Now().Add(b.ttl/4), 0
-	for _, t := range tokens {
-		if d, ok := b.deadline[t]; ok {
-			if limit.After(d) {
-				n++
-			}
-			delete(b.deadline, t)
-		}
-	}
-	return n
-}
-
-// close returns the leases still held when the stream ended: those past
-// their deadline, and the others.
-func (b *leaseBook) close() (expired, held int) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	now := time.Now()
-	for _, d := range b.deadline {
-		if now.After(d) {
-			expired++
-		} else {
-			held++
-		}
-	}
-	b.deadline = map[uint64]time.Time{}
-	return expired, held
-}
-
 // ServeHealth serves only the standard gRPC health service, in plaintext
 // and without credentials, on lis until ctx ends: a port for Kubernetes
 // grpc probes, which cannot speak TLS, when the main port requires it.
@@ -178,25 +100,25 @@ func ServeHealth(ctx context.Context, lis net.Listener) error {
 	return nil
 }
 
-// closed reports the end of a worker stream and the leases it held.
-func (ws *workStream) closed(id string) {
-	expired, held := ws.book.close()
-	ws.c.obs.LeasesEnded("expired", expired)
-	ws.c.obs.LeasesEnded("disconnected", held)
-	ws.c.obs.WorkerDisconnected(id)
-}
-
-// expired counts and logs the revoked tokens whose lease had run out.
-func (ws *workStream) expired(tokens []uint64) {
-	if n := ws.book.expired(tokens); n > 0 {
-		ws.c.obs.LeasesEnded("expired", n)
-		ws.log.Warn("leases expired without a heartbeat; their jobs go to other workers", "leases", n)
+// leaseEnded is the scheduler's OnLeaseEnd, called under its lock (so it
+// must not block or call back into it): it stores the jobs that reached
+// their delivery limit and counts the leases that expired or were lost
+// with their worker's stream.
+func (c *Coordinator) leaseEnded(e sched.LeaseEnd) {
+	switch e.Reason {
+	case sched.EndDeliveryLimit:
+		c.onFailed(e.SweepID, e.Job, e.Msg)
+	case sched.EndExpired:
+		c.obs.LeasesEnded("expired", 1)
+		c.log.Warn("lease expired without a heartbeat; its job goes to another worker", "worker", e.Worker,
+			"sweep", short(e.SweepID), "job", e.Job)
+	case sched.EndDisconnected:
+		c.obs.LeasesEnded("disconnected", 1)
 	}
 }
 
 // observe reports a judged result; one that is not counted is logged.
 func (ws *workStream) observe(r *pb.JobResult, o sched.Outcome, reason string) {
-	ws.book.drop([]uint64{r.GetToken()})
 	ws.c.obs.Judged(r.GetSweepId(), o)
 	if o != sched.Accepted {
 		ws.log.Info("result not counted", "outcome", o.String(), "sweep", short(r.GetSweepId()), "job", r.GetJob(),
@@ -216,21 +138,10 @@ func (ws *workStream) handBack(sendDone <-chan error) {
 	case <-time.After(5 * time.Second):
 		return // the leases end as lost when the stream does
 	}
-	tokens := ws.book.all()
+	tokens := ws.c.sched.Held(ws.w)
 	if len(tokens) == 0 {
 		return
 	}
 	ws.c.sched.Release(ws.w, tokens)
-	ws.book.drop(tokens)
 	ws.log.Debug("worker closed its stream; leases handed back", "leases", len(tokens))
-}
-
-func (b *leaseBook) all() []uint64 {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	out := make([]uint64, 0, len(b.deadline))
-	for t := range b.deadline {
-		out = append(out, t)
-	}
-	return out
 }

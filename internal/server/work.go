@@ -31,7 +31,6 @@ type workStream struct {
 
 	sendMu sync.Mutex
 	specs  map[string]bool // sweeps whose spec this stream has been sent
-	book   *leaseBook      // for Observer: which leases expired
 	log    hclog.Logger
 	ctx    context.Context // the stream's, cancelled by stopSend
 	stop   context.CancelFunc
@@ -49,7 +48,7 @@ func (s *workService) Work(stream pb.WorkService_WorkServer) error {
 		return fmt.Errorf("%w: the first message must be Hello", ErrProtocol)
 	}
 	capacity := min(max(int(hello.GetCapacity()), 1), maxCapacity)
-	ws := &workStream{c: s.c, stream: stream, specs: map[string]bool{}, book: newLeaseBook(s.c.sched.LeaseTTL())}
+	ws := &workStream{c: s.c, stream: stream, specs: map[string]bool{}}
 	ws.ctx, ws.stop = context.WithCancel(stream.Context())
 	defer ws.stop()
 	for _, id := range hello.GetCachedSweeps() {
@@ -57,7 +56,7 @@ func (s *workService) Work(stream pb.WorkService_WorkServer) error {
 	}
 	ws.w = s.c.sched.Connect(hello.GetWorkerId(), capacity)
 	defer s.c.sched.Disconnect(ws.w)
-	defer ws.closed(hello.GetWorkerId())
+	defer s.c.obs.WorkerDisconnected(hello.GetWorkerId())
 	s.c.obs.WorkerConnected(hello.GetWorkerId())
 	log := s.c.log.With("worker", hello.GetWorkerId())
 	ws.log = log
@@ -83,21 +82,50 @@ func (ws *workStream) send(m *pb.WorkResponse) error {
 	return ws.stream.Send(m)
 }
 
-// welcome rebinds the jobs the worker still holds and sends Welcome.
+// welcome rebinds the jobs the worker still holds and sends Welcome. A
+// held job is adopted only under the token of its lease (see
+// sched.Scheduler.Adopt); the rest are refused (new token 0: the worker
+// drops them): made-up, expired or earlier-process tokens, a job or
+// token named twice, and every entry past the first maxCapacity.
 func (ws *workStream) welcome(h *pb.Hello) error {
 	ttl := ws.c.sched.LeaseTTL()
 	wel := &pb.Welcome{HeartbeatSeconds: ttl.Seconds() / 3, LeaseSeconds: ttl.Seconds()}
-	for _, held := range h.GetHeld() {
+	type heldJob struct {
+		sweep string
+		job   int64
+	}
+	jobs, tokens := map[heldJob]bool{}, map[uint64]bool{}
+	refused := 0
+	for i, held := range h.GetHeld() {
 		rb := &pb.Rebind{OldToken: held.GetToken()}
-		if g, ok := ws.c.sched.Adopt(ws.w, held.GetSweepId(), int(held.GetJob())); ok {
+		key := heldJob{held.GetSweepId(), held.GetJob()}
+		fresh := i < maxCapacity && !jobs[key] && !tokens[held.GetToken()]
+		jobs[key], tokens[held.GetToken()] = true, true
+		if g, ok := ws.adopt(held, fresh); ok {
 			rb.NewToken, rb.DeadlineUnixNano = g.Token, g.Deadline.UnixNano()
-			ws.specs[held.GetSweepId()] = true // the worker has it: it runs the job
-			ws.book.grant(g.Token, g.Deadline)
-			ws.c.obs.Granted(g.Sweep.ID, 1)
+		} else {
+			refused++
 		}
 		wel.Rebinds = append(wel.Rebinds, rb)
 	}
+	if refused > 0 {
+		ws.log.Info("held jobs refused; the worker drops them", "refused", refused, "held", len(h.GetHeld()))
+	}
 	return ws.send(&pb.WorkResponse{Msg: &pb.WorkResponse_Welcome{Welcome: wel}})
+}
+
+// adopt rebinds one held job to this stream if fresh (not a duplicate
+// nor past the bound) and the scheduler accepts its token.
+func (ws *workStream) adopt(held *pb.Held, fresh bool) (sched.Grant, bool) {
+	if !fresh {
+		return sched.Grant{}, false
+	}
+	g, ok := ws.c.sched.Adopt(ws.w, held.GetSweepId(), int(held.GetJob()), held.GetToken())
+	if ok {
+		ws.specs[held.GetSweepId()] = true // the worker has it: it runs the job
+		ws.c.obs.Granted(g.Sweep.ID, 1)
+	}
+	return g, ok
 }
 
 // sendLoop hands out leases and revocations whenever the scheduler says
@@ -110,7 +138,6 @@ func (ws *workStream) sendLoop() error {
 		case <-ws.w.Notify():
 		}
 		if c := ws.c.sched.TakeCancels(ws.w); len(c) > 0 {
-			ws.expired(c)
 			if err := ws.send(&pb.WorkResponse{Msg: &pb.WorkResponse_Cancel{Cancel: &pb.CancelLeases{Tokens: c}}}); err != nil {
 				return err
 			}
@@ -142,7 +169,6 @@ func (ws *workStream) sendJobs(grants []sched.Grant) error {
 			}
 			batch.Jobs = append(batch.Jobs, &pb.Job{Job: int64(g.Job), Scenario: int32(g.Scenario),
 				Repetition: int32(g.Rep), Pipelines: pipes, Token: g.Token, DeadlineUnixNano: g.Deadline.UnixNano()})
-			ws.book.grant(g.Token, g.Deadline)
 		}
 		ws.c.obs.Granted(sw.ID, len(batch.Jobs))
 		grants = rest
@@ -173,7 +199,6 @@ func (ws *workStream) recvLoop() error {
 		switch msg := m.GetMsg().(type) {
 		case *pb.WorkRequest_Heartbeat:
 			stale := ws.c.sched.Heartbeat(ws.w, msg.Heartbeat.GetTokens())
-			ws.book.renew(msg.Heartbeat.GetTokens(), stale)
 			if len(stale) > 0 {
 				err = ws.send(&pb.WorkResponse{Msg: &pb.WorkResponse_Cancel{Cancel: &pb.CancelLeases{Tokens: stale}}})
 			}
@@ -181,7 +206,6 @@ func (ws *workStream) recvLoop() error {
 			err = ws.results(msg.Results.GetResults())
 		case *pb.WorkRequest_Release:
 			ws.c.sched.Release(ws.w, msg.Release.GetTokens())
-			ws.book.drop(msg.Release.GetTokens())
 		default:
 			ws.c.log.Warn("ignoring unexpected worker message", "worker", ws.w.ID, "type", fmt.Sprintf("%T", msg))
 		}

@@ -1,0 +1,125 @@
+package sched
+
+import "slices"
+
+// EndReason says why a lease ended, or (EndDeliveryLimit) why a job
+// failed for good.
+type EndReason int
+
+// Reasons reported through Options.OnLeaseEnd.
+const (
+	// EndCompleted: the lease's result was accepted (it is being stored).
+	EndCompleted EndReason = iota + 1
+	// EndFailed: the worker reported the job failed, or sent a result
+	// that failed its check; a failed delivery.
+	EndFailed
+	// EndExpired: no heartbeat within LeaseTTL; a failed delivery. The
+	// worker is told to drop the job.
+	EndExpired
+	// EndDisconnected: the worker's stream ended while it held the lease;
+	// a failed delivery. Its token may still be adopted (see Adopt).
+	EndDisconnected
+	// EndReleased: the worker handed the lease back (draining); not a
+	// failed delivery.
+	EndReleased
+	// EndRevoked: the sweep was cancelled, another lease of the job
+	// delivered its result first, or a reconnected stream adopted the
+	// lease. The worker is told to drop the job.
+	EndRevoked
+	// EndDeliveryLimit: the job reached MaxDeliveries failed deliveries
+	// and is marked failed with its last error (LeaseEnd.Msg). Reported
+	// once per failure, right after the lease end that caused it.
+	EndDeliveryLimit
+)
+
+// String returns the reason's lower-case name ("expired",
+// "disconnected", "delivery-limit", ...).
+func (r EndReason) String() string {
+	names := [...]string{"?", "completed", "failed", "expired", "disconnected", "released", "revoked", "delivery-limit"}
+	if r < 0 || int(r) >= len(names) {
+		return "?"
+	}
+	return names[r]
+}
+
+// LeaseEnd reports the end of a lease, or a job's failure for good.
+type LeaseEnd struct {
+	Reason  EndReason
+	SweepID string
+	Job     int
+	Worker  string // the ID of the worker that held the lease
+	Token   uint64 // the lease's token
+	// Msg says why a failed delivery ended, why a lease was revoked, or,
+	// for EndDeliveryLimit, the job's last error (what is stored).
+	Msg string
+}
+
+// emit reports an event to Options.OnLeaseEnd. Call with s.mu held.
+func (s *Scheduler) emit(r EndReason, l *lease, msg string) {
+	if s.opts.OnLeaseEnd != nil {
+		s.opts.OnLeaseEnd(LeaseEnd{Reason: r, SweepID: l.sw.ID, Job: int(l.job), Worker: l.w.ID, Token: l.token, Msg: msg})
+	}
+}
+
+// Held returns the tokens of the leases w currently holds, in increasing
+// order.
+func (s *Scheduler) Held(w *Worker) []uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]uint64, 0, len(w.leases))
+	for t := range w.leases {
+		out = append(out, t)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// Adopt gives w a fresh lease on a job it says it still holds from an
+// earlier stream under token, provided the job is neither done, failed
+// nor being stored, its sweep is not cancelled, and token proves the
+// claim: it is either a current lease of that job (the worker reconnected
+// before its old stream was noticed dead; that lease is revoked and
+// replaced), or the token of a lease of that job that ended when its
+// worker's stream disconnected, with no result committed and no failure
+// for good since (each such token is adopted at most once). Any other
+// token (made up, of an expired, released or revoked lease, of another
+// job, or issued by an earlier coordinator process: tokens are random per
+// process) is refused with ok false, and the worker should drop the job.
+// So after a coordinator restart held jobs are never adopted: they run
+// again, and a result is accepted only under a lease the new process
+// issued.
+func (s *Scheduler) Adopt(w *Worker, sweepID string, job int, token uint64) (g Grant, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sw := s.byID[sweepID]
+	if w.gone || sw == nil || sw.cancelled || token == 0 || job < 0 || job >= sw.n || sw.done.has(job) || sw.failed.has(job) {
+		return Grant{}, false
+	}
+	j := int32(job)
+	f := sw.flights[j]
+	if f == nil || f.committing {
+		return Grant{}, false
+	}
+	if l := s.leases[token]; l != nil {
+		if l.sw != sw || l.job != j {
+			return Grant{}, false
+		}
+		s.dropLease(l, EndRevoked, "adopted by a new stream of worker "+w.ID)
+	} else if i := slices.Index(f.orphans, token); i >= 0 {
+		f.orphans = slices.Delete(f.orphans, i, i+1)
+	} else {
+		return Grant{}, false
+	}
+	f.queued = false // a stale queue entry is skipped by nextJob
+	return s.grant(w, sw, j), true
+}
+
+// orphan remembers the token of a lease of f that ended with its
+// worker's stream, so that the reconnecting worker may adopt the job;
+// only the last MaxDeliveries such tokens are kept.
+func (s *Scheduler) orphan(f *flight, token uint64) {
+	if len(f.orphans) >= s.opts.MaxDeliveries {
+		f.orphans = slices.Delete(f.orphans, 0, 1)
+	}
+	f.orphans = append(f.orphans, token)
+}
