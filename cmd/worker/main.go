@@ -1,11 +1,15 @@
 // Command worker joins a misslab coordinator and runs jobs on all cores
-// until SIGTERM or Ctrl-C, then drains and exits.
+// until SIGTERM or Ctrl-C, then drains and exits. It exits with status 1,
+// saying why, when the coordinator refuses it (certificate, TLS, token or
+// cluster), and with status 2 on bad flags.
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -17,7 +21,17 @@ import (
 )
 
 func main() {
-	fs := flag.NewFlagSet("worker", flag.ExitOnError)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run runs the worker with the command-line arguments args, logging to
+// stderr, until ctx ends; it returns the exit status.
+func run(ctx context.Context, args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
+	fs.SetOutput(stderr)
 	join := fs.String("join", "", "coordinator address host:port (required)")
 	parallel := fs.Int("parallel", 0, "jobs run at once (0: all cores)")
 	prefetch := fs.Int("prefetch", 0, "leases held beyond --parallel (0: as many as --parallel)")
@@ -28,32 +42,40 @@ func main() {
 	maxBackoff := fs.Duration("max-backoff", 5*time.Second, "longest wait between reconnection attempts")
 	level := fs.String("log-level", "info", "log level (trace, debug, info, warn, error)")
 	sec := addSecurity(fs)
-	_ = fs.Parse(os.Args[1:])
-	if *join == "" || fs.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: worker --join host:port [--parallel N]")
-		os.Exit(2)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
 	}
-	log := hclog.New(&hclog.LoggerOptions{Name: "worker", Level: hclog.LevelFromString(*level), Output: os.Stderr})
+	if *join == "" || fs.NArg() > 0 {
+		fmt.Fprintln(stderr, "usage: worker --join host:port [--parallel N]")
+		return 2
+	}
+	log := hclog.New(&hclog.LoggerOptions{Name: "worker", Level: hclog.LevelFromString(*level), Output: stderr})
 	exec, err := worker.NewExecutor(*executor)
 	if err != nil {
 		log.Error("cannot start", "error", err)
-		os.Exit(2)
+		return 2
 	}
 	if *delay > 0 {
 		exec = worker.Slow{Executor: exec, Delay: *delay}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	dial, exec, err := sec.setup(ctx, *id, *parallel, exec, log)
-	if err != nil {
+	opts := worker.Options{Addr: *join, ID: *id, Parallel: *parallel, Prefetch: *prefetch, Executor: exec,
+		Logger: log, DrainTimeout: *drain, MaxBackoff: *maxBackoff}
+	if err := sec.setup(ctx, &opts, log); err != nil {
 		log.Error("cannot start", "error", err)
-		os.Exit(2)
+		return 2
 	}
-	err = worker.Run(ctx, worker.Options{Addr: *join, ID: *id, Parallel: *parallel, Prefetch: *prefetch,
-		Executor: exec, Logger: log, DrainTimeout: *drain, MaxBackoff: *maxBackoff, DialOptions: dial})
-	if err != nil {
+	err = worker.Run(ctx, opts)
+	switch {
+	case errors.Is(err, worker.ErrRefused):
+		log.Error("exiting with status 1", "error", err)
+		return 1
+	case err != nil:
 		log.Error("worker failed", "error", err)
-		os.Exit(1)
+		return 1
 	}
 	log.Info("drained; exiting")
+	return 0
 }

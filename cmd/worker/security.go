@@ -9,7 +9,6 @@ import (
 	"runtime"
 
 	"github.com/hashicorp/go-hclog"
-	"google.golang.org/grpc"
 
 	"github.com/misslab/misslab/internal/auth"
 	"github.com/misslab/misslab/internal/metrics"
@@ -29,41 +28,49 @@ func addSecurity(fs *flag.FlagSet) *security {
 	return s
 }
 
-// setup returns the dial options for the coordinator (TLS, token, the
-// worker's id in its logs) and exec wrapped with metrics when
-// --metrics-listen is set, whose server stops with ctx.
-func (s *security) setup(ctx context.Context, id string, parallel int, exec worker.Executor, log hclog.Logger) ([]grpc.DialOption, worker.Executor, error) {
+// setup fills opts' transport (TLS), per-call credentials (token,
+// cluster, the worker's id in the coordinator's logs) and, when
+// --metrics-listen is set, wraps its executor with metrics, whose server
+// stops with ctx. Errors wrap auth.ErrConfig or come from the listener.
+func (s *security) setup(ctx context.Context, opts *worker.Options, log hclog.Logger) error {
+	id, parallel := opts.ID, opts.Parallel
 	if id == "" { // as worker.Run names it
 		host, _ := os.Hostname()
 		id = fmt.Sprintf("%s-%d", host, os.Getpid())
+		opts.ID = id
 	}
 	if parallel <= 0 {
 		parallel = runtime.NumCPU()
 	}
 	s.Peer = id
-	opts, err := s.DialOptions()
+	transport, err := s.TransportCredentials()
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
+	calls, err := s.CallOptions()
+	if err != nil {
+		return err
+	}
+	opts.Transport, opts.DialOptions = transport, append(opts.DialOptions, calls...)
 	if !s.TLSOn() {
 		if tokens, _ := auth.LoadTokens(s.TokenFile); len(tokens) > 0 {
 			log.Warn("sending the token without TLS: anyone on the network path can read it (set --tls-ca)")
 		}
 	}
 	if s.metricsListen == "" {
-		return opts, exec, nil
+		return nil
 	}
 	lis, err := net.Listen("tcp", s.metricsListen)
 	if err != nil {
-		return nil, nil, err
+		return fmt.Errorf("metrics listener: %w", err)
 	}
 	reg := metrics.NewRegistry()
-	exec = metrics.NewWorker(reg).Wrap(exec, parallel)
+	opts.Executor = metrics.NewWorker(reg).Wrap(opts.Executor, parallel)
 	log.Info("serving metrics", "addr", "http://"+lis.Addr().String()+"/metrics")
 	go func() {
 		if err := metrics.Serve(ctx, lis, reg); err != nil {
 			log.Error("metrics server stopped", "error", err)
 		}
 	}()
-	return opts, exec, nil
+	return nil
 }
