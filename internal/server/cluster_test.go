@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"net"
 	"strconv"
 	"strings"
 	"sync"
@@ -102,6 +101,18 @@ func (c *counting) total() (n int, twice bool) {
 	return n, twice
 }
 
+// of returns the runs of pipeline p, over every job.
+func (c *counting) of(p grid.Pipeline) (n int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for k, runs := range c.runs {
+		if strings.HasSuffix(k, "|"+p.Canonical()) {
+			n += runs
+		}
+	}
+	return n
+}
+
 // TestOverlappingGridsReuseResults: resubmitting a grid recomputes
 // nothing; an overlapping grid with other pipelines and more repetitions
 // runs only the (job, pipeline) pairs not stored yet.
@@ -160,7 +171,7 @@ func TestBadInputIsRejected(t *testing.T) {
 		"duplicate pipeline": bad(func(p *pb.SweepSpec) { p.Pipelines[1].Name = "tree/mia" }),
 		"duplicate scenario": bad(func(p *pb.SweepSpec) { p.Scenarios[1].Rate = 0.1 }),
 		"NaN setting":        bad(func(p *pb.SweepSpec) { p.Pipelines[0].Settings = map[string]float64{"cp": math.NaN()} }),
-		"too many jobs":      bad(func(p *pb.SweepSpec) { p.Repetitions = wire.MaxJobs/2 + 1 }),
+		"too many jobs":      bad(func(p *pb.SweepSpec) { p.Repetitions = grid.MaxJobs/2 + 1 }),
 	} {
 		if _, err := c.client.Submit(ctx, &pb.SubmitRequest{Spec: spec}); code(err) != codes.InvalidArgument {
 			t.Errorf("%s: %v, want InvalidArgument", name, err)
@@ -293,18 +304,23 @@ func TestFullDiskFailsCleanly(t *testing.T) {
 	}
 }
 
-// gated blocks every job until open is closed and counts the calls.
+// gated blocks every job until open is closed, counts the calls and
+// signals each start and each return on started and finished.
 type gated struct {
-	open    chan struct{}
-	started chan struct{}
-	calls   atomic.Int32
+	open     chan struct{}
+	started  chan struct{}
+	finished chan struct{}
+	calls    atomic.Int32
 }
 
-func newGated() *gated { return &gated{open: make(chan struct{}), started: make(chan struct{}, 100)} }
+func newGated() *gated {
+	return &gated{open: make(chan struct{}), started: make(chan struct{}, 100), finished: make(chan struct{}, 100)}
+}
 
 func (g *gated) Execute(ctx context.Context, sw *grid.Sweep, scenario, rep int, pipelines []int) ([]worker.Result, error) {
 	g.calls.Add(1)
 	g.started <- struct{}{}
+	defer func() { g.finished <- struct{}{} }()
 	select {
 	case <-g.open:
 	case <-ctx.Done():
@@ -322,15 +338,22 @@ func TestWorkerKeepsJobsAcrossCoordinatorRestart(t *testing.T) {
 	sw := testSweep(t, 4, 2, []float64{0.1, 0.2}, "tree/mia")
 	id := c.submit(sw).SweepId
 	g := newGated()
-	c.startWorker("w", 4, g)
+	// The worker joins through a relay: the restarted coordinator listens
+	// on a new port and the relay sends the worker there.
+	rl := newRelay(t)
+	rl.to(c.addr)
+	startWorkerAt(t, rl.addr(), "w", 4, g)
 	for range 4 {
 		<-g.started
 	}
-	addr := c.addr
+	rl.to("") // refused, as by a stopped coordinator
 	c.close()
 	close(g.open) // the jobs finish while nobody listens
-	time.Sleep(50 * time.Millisecond)
-	c2 := restartCluster(t, dir, addr)
+	for range 4 {
+		<-g.finished
+	}
+	c2 := startCluster(t, dir, server.Options{}) // on a new port
+	rl.to(c2.addr)
 	st := c2.wait(id)
 	if st.Done != 4 || g.calls.Load() != 4 {
 		t.Fatalf("status %v after %d executions, want 4 done from 4 executions", st, g.calls.Load())
@@ -375,23 +398,6 @@ func TestDrainHandsBackQueuedJobs(t *testing.T) {
 		t.Fatalf("status %v; a ran %d jobs (want 1), b ran %d (want 3)", st, g.calls.Load(), n)
 	}
 	checkScores(t, c.coord, sw)
-}
-
-func restartCluster(t *testing.T, dir, addr string) *cluster {
-	t.Helper()
-	var lis net.Listener
-	var err error
-	for range 100 { // the old socket may linger for a moment
-		if lis, err = net.Listen("tcp", addr); err == nil {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	lis.Close()
-	return startClusterAt(t, dir, addr, server.Options{})
 }
 
 func must(t testing.TB, err error) {

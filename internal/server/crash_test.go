@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
+	"io/fs"
 	"math/rand/v2"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -57,16 +58,6 @@ func TestMain(m *testing.M) {
 		os.RemoveAll(binDir)
 	}
 	os.Exit(code)
-}
-
-func freeAddr(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().String()
 }
 
 // proc is a child process whose output goes to a buffer shown on failure.
@@ -167,21 +158,37 @@ func readScores(t *testing.T, path string) map[string]string {
 // exactly one stored result per pipeline and the scores of the real
 // experiment are bit-identical to an uninterrupted single-worker run.
 func TestCrashAndResume(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds both binaries and runs 240 real jobs through 4 coordinator kills (~10 s); runs without -short, as in CI")
+	}
 	coordBin, workerBin := binaries(t)
 	dir := t.TempDir()
 	gridPath := filepath.Join(dir, "crash.hcl")
 	must(t, os.WriteFile(gridPath, []byte(crashGrid), 0o644))
-	data, addr := filepath.Join(dir, "data"), freeAddr(t)
+	data := filepath.Join(dir, "data")
 	seed := uint64(time.Now().UnixNano())
 	rng := rand.New(rand.NewPCG(seed, 0))
 	t.Logf("kill schedule seed %d", seed)
 
+	// Every coordinator binds a port of the kernel's choosing and writes
+	// it to its --addr-file; a restarted one gets a new port, never one
+	// freed a moment earlier, which another process may have taken. The
+	// workers (whose --join cannot change), the CLI and the status client
+	// all use the address of a relay that the test holds open throughout
+	// and points at the live coordinator.
+	rl := newRelay(t)
+	addr, addrFile := rl.addr(), filepath.Join(dir, "coordinator.addr")
 	serve := func() *proc {
-		return start(t, "coordinator", coordBin, "serve", "--listen", addr, "--data", data, "--lease", "2s",
-			"--max-deliveries", "1000", "--log-level", "warn")
+		if err := os.Remove(addrFile); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err)
+		}
+		p := start(t, "coordinator", coordBin, "serve", "--listen", "127.0.0.1:0", "--addr-file", addrFile,
+			"--data", data, "--lease", "2s", "--max-deliveries", "1000", "--log-level", "warn")
+		rl.to(readAddrFile(t, p, addrFile))
+		return p
 	}
 	coord := serve()
-	// The cl reconnects within 100 ms of a restart; with gRPC's default
+	// The client reconnects within 100 ms of a restart; with gRPC's default
 	// backoff (1 s growing to 120 s) the status polls would go blind for
 	// seconds while the workers, which retry fast, finish the sweep.
 	cl, err := client.Dial(addr, grpc.WithConnectParams(grpc.ConnectParams{
@@ -231,10 +238,13 @@ func TestCrashAndResume(t *testing.T) {
 		// lands mid-sweep however fast or slow the machine is.
 		target := jobs*int64(round+1)/5 + rng.Int64N(jobs/10)
 		sts := waitProgress(t, cl, id, target, 60*time.Second)
-		t.Logf("round %d: killing the coordinator at %d/%d done, %d running", round, sts.Done, sts.Jobs, sts.Running)
+		refusals := rng.IntN(len(workers) + 1)
+		t.Logf("round %d: killing the coordinator at %d/%d done, %d running; back after %d refused connections",
+			round, sts.Done, sts.Jobs, sts.Running, refusals)
 		if sts.Done < sts.Jobs {
 			midSweep++
 		}
+		rl.to("") // refuse new connections from now on
 		coord.signal(syscall.SIGKILL)
 		if i := rng.IntN(len(workers)); round%2 == 0 {
 			workers[i].signal(syscall.SIGKILL)
@@ -246,7 +256,11 @@ func TestCrashAndResume(t *testing.T) {
 			drained = append(drained, workers[i])
 			workers[i] = start(t, fmt.Sprintf("worker%d", i), workerBin, append(workerArgs, "--parallel", "1")...)
 		}
-		time.Sleep(time.Duration(rng.IntN(200)) * time.Millisecond)
+		// The coordinator stays away until the workers have found it gone
+		// a random number of times (0 to one per worker): the outage is
+		// measured in refused reconnections, not in milliseconds that a
+		// loaded machine may spend before any worker notices.
+		rl.waitRefused(t, refusals, 30*time.Second)
 		coord = serve()
 		waitUp(t, cl)
 	}
@@ -289,6 +303,31 @@ func TestCrashAndResume(t *testing.T) {
 		if got[k] != v {
 			t.Fatalf("%s: %s after crashes, %s uninterrupted", k, got[k], v)
 		}
+	}
+}
+
+// readAddrFile waits for the coordinator p to write its address to path
+// and returns it; it fails the test if p exits first or after 30 s.
+func readAddrFile(t *testing.T, p *proc, path string) string {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b, err := os.ReadFile(path)
+		if err == nil {
+			return strings.TrimSpace(string(b))
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			t.Fatal(err)
+		}
+		select {
+		case <-p.done:
+			t.Fatalf("%s exited before listening", p.name)
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s wrote no address to %s in 30 s", p.name, path)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }
 

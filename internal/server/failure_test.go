@@ -39,24 +39,25 @@ func TestPoisonJobFailsAtDeliveryLimit(t *testing.T) {
 		t.Fatalf("status %v: want 5 done, 1 failed with the panic", st)
 	}
 	stop()
-	addr := c.addr
 	c.close()
-	c2 := restartCluster(t, dir, addr)
-	sts, err := c2.cl.Status(context.Background(), &pb.StatusRequest{SweepId: id[:8]})
+	rec := newRecorder()
+	c2 := startCluster(t, dir, server.Options{Observer: rec})
+	sts, err := c2.client.Status(context.Background(), &pb.StatusRequest{SweepId: id[:8]})
 	must(t, err)
 	if s := sts.Sweeps[0]; s.Done != 5 || s.Failed != 1 || s.State != pb.SweepStatus_STATE_COMPLETE {
 		t.Fatalf("after restart: %v", s)
 	}
 	var csv strings.Builder
-	cl, err := client.Dial(addr)
+	cl, err := client.Dial(c2.addr)
 	must(t, err)
 	defer cl.Close()
 	must(t, cl.Export(context.Background(), id, &csv))
 	if n := strings.Count(csv.String(), ",NA,job: panic: poisoned job"); n != 4 {
 		t.Fatalf("%d NA rows for the failed job, want 4 (one per metric):\n%.500s", n, csv.String())
 	}
+	// The resubmission finds a connected, idle worker waiting for work.
 	c2.startWorker("healthy", 2, worker.Deterministic{})
-	time.Sleep(10 * time.Millisecond)
+	waitFor(t, func() bool { return rec.snapshot().workers == 1 })
 	if again := c2.submit(sw); again.Status.Failed != 0 {
 		t.Fatalf("resubmission did not retry the failed job: %v", again.Status)
 	}
@@ -76,10 +77,8 @@ func TestCancelStopsAndResubmitResumes(t *testing.T) {
 	stop := c.startWorker("w", 2, worker.Slow{Executor: exec, Delay: 5 * time.Millisecond})
 	sw := testSweep(t, 12, 20, []float64{0.1, 0.2}, "tree/mia")
 	id := c.submit(sw).SweepId
-	for n, _ := exec.total(); n < 5; n, _ = exec.total() {
-		time.Sleep(time.Millisecond)
-	}
-	resp, err := c.cl.Cancel(context.Background(), &pb.CancelRequest{SweepId: id[:6]})
+	waitFor(t, func() bool { n, _ := exec.total(); return n >= 5 })
+	resp, err := c.client.Cancel(context.Background(), &pb.CancelRequest{SweepId: id[:6]})
 	must(t, err)
 	if resp.Status.State != pb.SweepStatus_STATE_CANCELLED {
 		t.Fatalf("cancel: %v", resp.Status)
@@ -95,15 +94,18 @@ func TestCancelStopsAndResubmitResumes(t *testing.T) {
 			t.Fatalf("leases outlive the cancel: %+v", st)
 		}
 	}
-	time.Sleep(100 * time.Millisecond)
+	// No lease after the cancel: a later sweep, queued behind the
+	// cancelled one (sweeps are leased in load order), runs to the end on
+	// the same worker while the cancelled one stays where it was.
+	later := testSweep(t, 13, 3, []float64{0.1}, "tree/mean")
+	c.wait(c.submit(later).SweepId)
 	if st2, _ := c.coord.Status(id); st2.Done != st.Done || st2.Running != 0 || st.Done >= 40 {
 		t.Fatalf("still running after cancel: %+v then %+v", st, st2)
 	}
 	stop()
-	addr := c.addr
 	c.close()
-	c2 := restartCluster(t, dir, addr)
-	sts, err := c2.cl.Status(context.Background(), &pb.StatusRequest{SweepId: id})
+	c2 := startCluster(t, dir, server.Options{}) // on a new port
+	sts, err := c2.client.Status(context.Background(), &pb.StatusRequest{SweepId: id})
 	must(t, err)
 	if s := sts.Sweeps[0]; s.State != pb.SweepStatus_STATE_CANCELLED || s.Done != int64(st.Done) {
 		t.Fatalf("after restart: %v, want cancelled with %d done", s, st.Done)
@@ -115,7 +117,7 @@ func TestCancelStopsAndResubmitResumes(t *testing.T) {
 	c2.wait(id)
 	checkScores(t, c2.coord, sw)
 	// At most the 4 leases the worker held at the cancel run twice.
-	if n, _ := exec.total(); n > 40+4 {
+	if n := exec.of(sw.Pipelines[0]); n > 40+4 {
 		t.Fatalf("%d executions for 40 jobs: stored results were recomputed", n)
 	}
 }

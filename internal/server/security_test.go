@@ -302,7 +302,7 @@ func TestClosedStreamHandsLeasesBack(t *testing.T) {
 // bounded: leasing pauses past MaxBacklog.
 func TestSlowStoreBoundsTheBacklog(t *testing.T) {
 	const limit = 8
-	slow := func() error { time.Sleep(20 * time.Millisecond); return nil }
+	slow := func() error { time.Sleep(20 * time.Millisecond); return nil } // a disk taking 20 ms a transaction
 	c := startCluster(t, t.TempDir(), server.Options{MaxBacklog: limit, Store: store.Options{WriteHook: slow}})
 	for i := range 3 {
 		c.startWorker(fmt.Sprint("w", i), 2, worker.Noop{}) // up to 4 leases each
@@ -310,9 +310,13 @@ func TestSlowStoreBoundsTheBacklog(t *testing.T) {
 	sw := testSweep(t, 13, 120, []float64{0.1, 0.2}, "tree/mia") // 240 jobs
 	id := c.submit(sw).SweepId
 	peak := 0
+	deadline := time.Now().Add(60 * time.Second)
 	for st := sweepStatus(t, c, id); st.State != pb.SweepStatus_STATE_COMPLETE; st = sweepStatus(t, c, id) {
+		if time.Now().After(deadline) {
+			t.Fatalf("sweep not complete in 60 s: %v", st)
+		}
 		peak = max(peak, c.coord.Backlog())
-		time.Sleep(2 * time.Millisecond)
+		time.Sleep(2 * time.Millisecond) // sampling the backlog, not waiting for it
 	}
 	// Past the limit only results of leases already out arrive (at most
 	// 12), and streams racing past the check may each add a batch: the

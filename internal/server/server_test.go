@@ -2,8 +2,10 @@ package server_test
 
 import (
 	"context"
+	"io"
 	"math"
 	"net"
+	"sync"
 	"testing"
 	"time"
 
@@ -50,18 +52,15 @@ type cluster struct {
 	done   chan error
 }
 
+// startCluster opens the coordinator of dir and serves it on a loopback
+// port of the kernel's choosing until the test ends.
 func startCluster(t testing.TB, dir string, opts server.Options) *cluster {
-	t.Helper()
-	return startClusterAt(t, dir, "127.0.0.1:0", opts)
-}
-
-func startClusterAt(t testing.TB, dir, addr string, opts server.Options) *cluster {
 	t.Helper()
 	coord, err := server.Open(dir, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	lis, err := net.Listen("tcp", addr)
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,20 +86,26 @@ func (c *cluster) close() {
 	c.stop = nil
 }
 
-// startWorker runs an in-process worker until the test ends.
+// startWorker runs an in-process worker joining c until the test ends.
 func (c *cluster) startWorker(id string, parallel int, exec worker.Executor) context.CancelFunc {
+	return startWorkerAt(c.t, c.addr, id, parallel, exec)
+}
+
+// startWorkerAt runs an in-process worker joining addr until the test
+// ends; the returned function stops it and waits for it to exit.
+func startWorkerAt(t testing.TB, addr, id string, parallel int, exec worker.Executor) context.CancelFunc {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		err := worker.Run(ctx, worker.Options{Addr: c.addr, ID: id, Parallel: parallel, Executor: exec,
+		err := worker.Run(ctx, worker.Options{Addr: addr, ID: id, Parallel: parallel, Executor: exec,
 			MinBackoff: 10 * time.Millisecond, MaxBackoff: 100 * time.Millisecond, DrainTimeout: 5 * time.Second})
 		if err != nil {
-			c.t.Error(err)
+			t.Error(err)
 		}
 	}()
 	stop := func() { cancel(); <-done }
-	c.t.Cleanup(stop)
+	t.Cleanup(stop)
 	return stop
 }
 
@@ -232,4 +237,126 @@ func recvType[T any](t testing.TB, s pb.WorkService_WorkClient) T {
 		}
 		return v
 	}
+}
+
+// relay forwards TCP connections from a loopback address of its own,
+// bound once to port 0 and held for the whole test, to a coordinator
+// that may move. A restarted coordinator binds port 0 again (never a
+// port freed a moment earlier, which another process may have taken in
+// between); clients and workers that must find it again join the relay
+// instead, and the test points the relay at each new address. While it
+// points nowhere it accepts and closes every connection at once, as an
+// absent coordinator would refuse it, and counts these refusals.
+type relay struct {
+	lis     net.Listener
+	mu      sync.Mutex
+	target  string
+	refused int
+	conns   map[net.Conn]struct{}
+	wg      sync.WaitGroup
+}
+
+func newRelay(t testing.TB) *relay {
+	t.Helper()
+	lis, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &relay{lis: lis, conns: map[net.Conn]struct{}{}}
+	r.wg.Add(1)
+	go r.accept()
+	t.Cleanup(r.close)
+	return r
+}
+
+func (r *relay) addr() string { return r.lis.Addr().String() }
+
+// to points the relay at target ("" for nowhere) and resets the count of
+// refusals; connections already relayed keep their old target.
+func (r *relay) to(target string) {
+	r.mu.Lock()
+	r.target, r.refused = target, 0
+	r.mu.Unlock()
+}
+
+// waitRefused waits until the relay has refused n connections since it
+// was last pointed somewhere, and fails the test after limit.
+func (r *relay) waitRefused(t testing.TB, n int, limit time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for {
+		r.mu.Lock()
+		got := r.refused
+		r.mu.Unlock()
+		if got >= n {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the relay refused %d connections in %v, want %d", got, limit, n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+func (r *relay) accept() {
+	defer r.wg.Done()
+	for {
+		down, err := r.lis.Accept()
+		if err != nil {
+			return // closed
+		}
+		r.mu.Lock()
+		target := r.target
+		if target == "" {
+			r.refused++
+		} else {
+			r.conns[down] = struct{}{}
+		}
+		r.mu.Unlock()
+		if target == "" {
+			down.Close()
+			continue
+		}
+		r.wg.Add(1)
+		go r.forward(down, target)
+	}
+}
+
+// forward copies bytes both ways between down and a new connection to
+// target until either side ends, then closes both.
+func (r *relay) forward(down net.Conn, target string) {
+	defer r.wg.Done()
+	defer func() {
+		r.mu.Lock()
+		delete(r.conns, down)
+		r.mu.Unlock()
+		down.Close()
+	}()
+	up, err := net.DialTimeout("tcp", target, 5*time.Second)
+	if err != nil {
+		r.mu.Lock()
+		r.refused++
+		r.mu.Unlock()
+		return
+	}
+	defer up.Close()
+	ended := make(chan struct{}, 2)
+	go func() { _, _ = io.Copy(up, down); ended <- struct{}{} }()
+	go func() { _, _ = io.Copy(down, up); ended <- struct{}{} }()
+	<-ended
+	up.Close()
+	down.Close()
+	<-ended
+}
+
+// close stops accepting, cuts every relayed connection and waits for the
+// relay's goroutines.
+func (r *relay) close() {
+	r.lis.Close()
+	r.mu.Lock()
+	for c := range r.conns {
+		c.Close()
+	}
+	r.mu.Unlock()
+	r.wg.Wait()
 }
