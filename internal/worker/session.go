@@ -46,6 +46,10 @@ func (w *Worker) connectLoop(ctx context.Context, client pb.WorkServiceClient) {
 		select {
 		case <-ctx.Done():
 			return
+		case <-w.seen.decide():
+			if w.refused(ctx, nil) {
+				return
+			}
 		case <-time.After(d):
 		}
 		backoff = min(2*backoff, w.opts.MaxBackoff)

@@ -40,13 +40,15 @@ const (
 )
 
 // attempts follows the outcomes of the worker's connection attempts:
-// the current run of identical failures and its length.
+// the current run of identical failures and its length. The zero value
+// is ready to use.
 type attempts struct {
 	mu     sync.Mutex
 	kind   outcome
 	reason string // plain words (rejected); identical failures share it
 	cause  error  // the last failure's error
 	run    int
+	due    chan struct{} // signalled when a run reaches refuseAfter
 }
 
 // record notes one attempt's outcome.
@@ -62,6 +64,28 @@ func (a *attempts) record(kind outcome, reason string, cause error) {
 	}
 	a.cause = cause
 	a.run++
+	if a.run == refuseAfter {
+		select {
+		case a.dueLocked() <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// decide returns a channel signalled when a run of failures reaches
+// refuseAfter, so that the worker decides without waiting out its
+// backoff (while gRPC keeps reconnecting).
+func (a *attempts) decide() <-chan struct{} {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.dueLocked()
+}
+
+func (a *attempts) dueLocked() chan struct{} {
+	if a.due == nil {
+		a.due = make(chan struct{}, 1)
+	}
+	return a.due
 }
 
 // streak returns the current run of identical failures.
