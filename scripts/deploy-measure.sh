@@ -23,7 +23,11 @@ export MISSLAB_CERTS=$tmp/certs MISSLAB_PORT=0 MISSLAB_METRICS_PORT=0 MISSLAB_EX
 compose up -d --scale worker="$workers" >/dev/null 2>&1
 addr=$(compose port coordinator 7420) maddr=$(compose port coordinator 9090)
 client=(--addr "$addr" --tls-ca "$tmp/certs/ca.pem" --token-file "$tmp/certs/token" --cluster misslab)
-sleep 2
+for i in $(seq 300); do # wait for the coordinator to answer (30 s at most)
+	"$tmp/coordinator" status "${client[@]}" >/dev/null 2>&1 && break
+	[ "$i" -lt 300 ] || { echo "deploy-measure: the coordinator did not answer in 30 s" >&2; exit 1; }
+	sleep 0.1
+done
 "$tmp/coordinator" submit examples/quickstart.hcl --reps "$reps" --detach "${client[@]}" >/dev/null
 metric() { curl -s "http://$1/metrics" | awk -v m="$2" '$1 == m { print $2 }'; }
 ips=()

@@ -19,16 +19,19 @@ $GO build -o "$tmp/" ./cmd/coordinator
 $GO build -modfile=tools/go.mod -o "$tmp/" github.com/fullstorydev/grpcurl/cmd/grpcurl
 grpcurl="$tmp/grpcurl"
 
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])' 2>/dev/null || echo 17420)
-addr=127.0.0.1:$port
-"$tmp/coordinator" serve --listen "$addr" --data "$tmp/data" --log-level warn &
+fail() { echo "grpcurl-check: $*" >&2; exit 1; }
+
+# Port 0: the kernel picks a free port and the coordinator writes it to
+# its address file once listening (no port is freed and then reused).
+"$tmp/coordinator" serve --listen 127.0.0.1:0 --addr-file "$tmp/addr" --data "$tmp/data" --log-level warn &
 pid=$!
-for _ in $(seq 100); do
-	"$grpcurl" -plaintext "$addr" list >/dev/null 2>&1 && break
+for _ in $(seq 300); do
+	[ -s "$tmp/addr" ] && break
+	kill -0 "$pid" 2>/dev/null || fail "the coordinator exited before listening"
 	sleep 0.1
 done
-
-fail() { echo "grpcurl-check: $*" >&2; exit 1; }
+[ -s "$tmp/addr" ] || fail "the coordinator wrote no address in 30 s"
+addr=$(cat "$tmp/addr")
 expect() { # expect NAME PATTERN OUTPUT
 	grep -q -- "$2" <<<"$3" || fail "$1: output lacks '$2':"$'\n'"$3"
 }
