@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
@@ -26,11 +25,12 @@ const (
 	MaxJobs        = 100_000_000 // scenarios × repetitions; job numbers fit an int32
 )
 
-// ParseFile reads and parses the grid file at path; see Parse.
+// ParseFile reads and parses the grid file at path; see Parse. A file
+// larger than MaxFileBytes is refused before it is read.
 func ParseFile(path string, opts ParseOptions) (*File, error) {
-	src, err := os.ReadFile(path)
+	src, err := readFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("grid: %w", err)
+		return nil, err
 	}
 	return Parse(src, path, opts)
 }
@@ -45,8 +45,13 @@ func ParseFile(path string, opts ParseOptions) (*File, error) {
 // keep file order, with "bayes/oracle" last. filename is used in
 // diagnostics only. On any problem Parse returns an *Error listing every
 // diagnostic found, as "file:line:column: field: message" lines; the
-// error wraps ErrInvalid.
+// error wraps ErrInvalid. A file past one of the limits (MaxFileBytes,
+// MaxDepth, MaxListLength, MaxBlocks, MaxTokens, MaxNumberLength,
+// MaxExponent) fails with a single "limit" diagnostic before it is parsed.
 func Parse(src []byte, filename string, opts ParseOptions) (*File, error) {
+	if err := checkBounds(src, filename); err != nil {
+		return nil, err
+	}
 	p := &parser{opts: opts}
 	hf, hd := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	if hd.HasErrors() {

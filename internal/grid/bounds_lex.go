@@ -1,0 +1,440 @@
+package grid
+
+import (
+	"bytes"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+)
+
+// This file turns a grid file into the token kinds of the meter in
+// bounds.go, twice: from HCL's own tokens, and with a scanner of the bytes
+// that mimics HCL's lexer without building tokens.
+
+// scanTokens feeds HCL's own tokens to m and returns the first violation.
+func scanTokens(toks hclsyntax.Tokens, m *meter) *violation {
+	for _, t := range toks {
+		k, ok := tokenKinds[t.Type]
+		switch {
+		case t.Type == hclsyntax.TokenEOF:
+			continue
+		case !ok && (t.Type == hclsyntax.TokenIdent || t.Type == hclsyntax.TokenNumberLit):
+			k = kTerm
+		case !ok:
+			k = kPunct
+		}
+		if !m.add(k, t.Range.Start.Byte, t.Bytes) {
+			break
+		}
+		// HCL's parser reads a comment ending in a line break as one.
+		if k == kComment && bytes.HasSuffix(t.Bytes, []byte{'\n'}) {
+			m.add(kNewline, t.Range.End.Byte-1, t.Bytes[len(t.Bytes)-1:])
+		}
+	}
+	return m.bad
+}
+
+// tokenKinds maps HCL's token types to the meter's kinds; names and
+// numbers are kTerm and every other type is kPunct.
+var tokenKinds = map[hclsyntax.TokenType]tokKind{
+	hclsyntax.TokenQuotedLit: kText, hclsyntax.TokenStringLit: kText, hclsyntax.TokenQuotedNewline: kText,
+	hclsyntax.TokenComment: kComment, hclsyntax.TokenNewline: kNewline,
+	hclsyntax.TokenComma: kComma, hclsyntax.TokenEqual: kEquals,
+	hclsyntax.TokenOParen: kOpenParen, hclsyntax.TokenCParen: kCloseParen,
+	hclsyntax.TokenOBrack: kOpenBrack, hclsyntax.TokenCBrack: kCloseBrack,
+	hclsyntax.TokenOBrace: kOpenBrace, hclsyntax.TokenCBrace: kCloseBrace,
+	hclsyntax.TokenTemplateInterp: kOpenSeq, hclsyntax.TokenTemplateControl: kOpenCtl,
+	hclsyntax.TokenTemplateSeqEnd: kCloseSeq,
+	hclsyntax.TokenOQuote:         kOpenQuote, hclsyntax.TokenCQuote: kCloseQuote,
+	hclsyntax.TokenOHeredoc: kOpenHeredoc, hclsyntax.TokenCHeredoc: kCloseHeredoc,
+	hclsyntax.TokenMinus: kOp, hclsyntax.TokenBang: kOp, hclsyntax.TokenPlus: kOp,
+	hclsyntax.TokenStar: kOp, hclsyntax.TokenSlash: kOp, hclsyntax.TokenPercent: kOp,
+	hclsyntax.TokenAnd: kOp, hclsyntax.TokenOr: kOp, hclsyntax.TokenQuestion: kOp,
+	hclsyntax.TokenEqualOp: kOp, hclsyntax.TokenNotEqual: kOp,
+	hclsyntax.TokenLessThan: kOp, hclsyntax.TokenGreaterThan: kOp,
+	hclsyntax.TokenLessThanEq: kOp, hclsyntax.TokenGreaterThanEq: kOp,
+}
+
+// lexMode is the state of HCL's lexer: code, a quoted string, a heredoc.
+type lexMode uint8
+
+const (
+	mCode lexMode = iota
+	mQuote
+	mHeredoc
+)
+
+// scanner splits src into tokens the way HCL's lexer does
+// (hclsyntax/scan_tokens.rl) and feeds them to a meter without building
+// them. Its stacks grow only with nesting, which the meter bounds.
+type scanner struct {
+	src    []byte
+	i      int // next byte
+	m      *meter
+	modes  []lexMode // innermost last
+	braces int       // "{" and template sequences open, as the lexer counts them
+	seqs   []int     // values of braces at which "}" ends a template sequence
+	docs   []heredoc // open heredocs, innermost last
+}
+
+type heredoc struct {
+	marker []byte
+	bol    bool // at the start of a line: it may be the closing marker
+}
+
+// scanBytes feeds the tokens of src to m and returns the first violation.
+func scanBytes(src []byte, m *meter) *violation {
+	s := &scanner{src: src, m: m, modes: []lexMode{mCode}}
+	if bytes.HasPrefix(src, bom) {
+		s.i = len(bom)
+	}
+	for s.i < len(src) && m.bad == nil {
+		switch s.modes[len(s.modes)-1] {
+		case mCode:
+			s.code()
+		case mQuote:
+			s.quoted()
+		case mHeredoc:
+			s.heredoc()
+		}
+	}
+	return m.bad
+}
+
+// emit feeds the token from s.i to end and moves past it.
+func (s *scanner) emit(k tokKind, end int) {
+	start := s.i
+	s.i = end
+	s.m.add(k, start, s.src[start:end])
+}
+
+func (s *scanner) at(i int) byte {
+	if i < len(s.src) {
+		return s.src[i]
+	}
+	return 0
+}
+
+// code reads one token (or a run of spaces) outside strings.
+func (s *scanner) code() {
+	i, c, next := s.i, s.src[s.i], s.at(s.i+1)
+	switch {
+	case c == ' ' || c == '\t':
+		s.i++
+	case c == '\n':
+		s.emit(kNewline, i+1)
+	case c == '\r' && next == '\n':
+		s.emit(kNewline, i+2)
+	case c == '#' || c == '/' && next == '/':
+		s.lineComment()
+	case c == '/' && next == '*' && bytes.Contains(s.src[i+2:], []byte("*/")):
+		s.emit(kComment, i+4+bytes.Index(s.src[i+2:], []byte("*/")))
+	case c >= '0' && c <= '9':
+		s.emit(kTerm, numberEnd(s.src, i))
+	case c == '"':
+		s.modes = append(s.modes, mQuote)
+		s.emit(kOpenQuote, i+1)
+	case c == '<' && s.heredocOpener():
+	case c == '{':
+		s.braces++
+		s.emit(kOpenBrace, i+1)
+	case c == '}':
+		s.closeBrace(i+1, false)
+	case c == '~' && next == '}':
+		s.closeBrace(i+2, true)
+	default:
+		if end := identEnd(s.src, i); end > i {
+			s.emit(kTerm, end)
+			return
+		}
+		k, n := punct(s.src[i:])
+		s.emit(k, i+n)
+	}
+}
+
+// lineComment reads a # or // comment, which HCL's parser reads as a line
+// break when it ends with one.
+func (s *scanner) lineComment() {
+	nl := bytes.IndexByte(s.src[s.i:], '\n')
+	if nl < 0 {
+		s.emit(kComment, len(s.src))
+		return
+	}
+	nl += s.i
+	s.emit(kComment, nl+1)
+	s.m.add(kNewline, nl, s.src[nl:nl+1])
+}
+
+// heredocOpener reads "<<EOT" or "<<-EOT" and its line break, if there.
+func (s *scanner) heredocOpener() bool {
+	start := s.i + 2
+	if s.at(s.i+1) != '<' {
+		return false
+	}
+	if s.at(start) == '-' {
+		start++
+	}
+	end := identEnd(s.src, start)
+	nl := end
+	if s.at(nl) == '\r' {
+		nl++
+	}
+	if end == start || s.at(nl) != '\n' {
+		return false
+	}
+	s.docs = append(s.docs, heredoc{marker: s.src[start:end], bol: true})
+	s.modes = append(s.modes, mHeredoc)
+	s.emit(kOpenHeredoc, nl+1)
+	return true
+}
+
+// closeBrace reads "}" or "~}": the end of a template sequence when the
+// braces opened since the sequence are closed, else of a block or object.
+func (s *scanner) closeBrace(end int, tilde bool) {
+	if n := len(s.seqs); n > 0 && s.seqs[n-1] == s.braces {
+		s.seqs = s.seqs[:n-1]
+		s.modes = s.modes[:len(s.modes)-1]
+		s.braces--
+		s.emit(kCloseSeq, end)
+		return
+	}
+	s.braces--
+	if tilde {
+		s.emit(kCloseSeq, end) // HCL's lexer does so too; its parser reports it
+		return
+	}
+	s.emit(kCloseBrace, end)
+}
+
+// template reads a "$" or "%" in a string or heredoc: "${" or "%{" opens
+// a sequence, "$${" and "%%{" are escapes.
+func (s *scanner) template(c byte) {
+	i := s.i
+	end := i + 2
+	if s.at(end) == '~' {
+		end++
+	}
+	switch {
+	case s.at(i+1) == '{':
+		s.braces++
+		s.seqs = append(s.seqs, s.braces)
+		if n := len(s.docs); n > 0 {
+			s.docs[n-1].bol = false
+		}
+		s.modes = append(s.modes, mCode)
+		if c == '$' {
+			s.emit(kOpenSeq, end)
+		} else {
+			s.emit(kOpenCtl, end)
+		}
+	case s.at(i+1) == c && s.at(i+2) == '{':
+		s.emit(kText, i+3)
+	case i+1 == len(s.src): // HCL's lexer needs the next character
+		s.emit(kPunct, i+1)
+	default:
+		s.emit(kText, i+1)
+	}
+}
+
+// quoted reads one token of a quoted string.
+func (s *scanner) quoted() {
+	i, c := s.i, s.src[s.i]
+	switch c {
+	case '"':
+		s.modes = s.modes[:len(s.modes)-1]
+		s.emit(kCloseQuote, i+1)
+	case '$', '%':
+		s.template(c)
+	case '\\':
+		n := utf8Len(s.src[i+1:])
+		if next := s.at(i + 1); n == 0 || next == '\n' || next == '\r' {
+			s.emit(kPunct, i+1) // an invalid token to HCL's lexer
+			return
+		}
+		s.emit(kText, i+1+n)
+	default:
+		if utf8Len(s.src[i:]) == 0 {
+			s.emit(kPunct, i+1)
+			return
+		}
+		j := i
+		for j < len(s.src) && strings.IndexByte(`"$%\`, s.src[j]) < 0 && utf8Len(s.src[j:]) > 0 {
+			j += utf8Len(s.src[j:])
+		}
+		s.emit(kText, j)
+	}
+}
+
+// heredoc reads one token of a heredoc: a sequence, an invalid byte, or a
+// piece of text up to and including a line break. A line alone with the
+// marker, but for spaces, closes the heredoc.
+func (s *scanner) heredoc() {
+	d := &s.docs[len(s.docs)-1]
+	i, c := s.i, s.src[s.i]
+	if c == '$' || c == '%' {
+		d.bol = false
+		s.template(c)
+		return
+	}
+	if utf8Len(s.src[i:]) == 0 {
+		s.emit(kPunct, i+1) // keeps bol, as in HCL's lexer
+		return
+	}
+	j := i
+	for j < len(s.src) && strings.IndexByte("$%\r\n", s.src[j]) < 0 && utf8Len(s.src[j:]) > 0 {
+		j += utf8Len(s.src[j:])
+	}
+	eol := j
+	if s.at(eol) == '\r' {
+		eol++
+	}
+	switch {
+	case s.at(eol) == '\n' && d.bol && bytes.Equal(bytes.TrimSpace(s.src[i:eol+1]), d.marker):
+		s.docs, s.modes = s.docs[:len(s.docs)-1], s.modes[:len(s.modes)-1]
+		s.emit(kCloseHeredoc, j)
+		s.emit(kNewline, eol+1)
+	case s.at(eol) == '\n':
+		d.bol = true
+		s.emit(kText, eol+1)
+	case j > i:
+		d.bol = false
+		s.emit(kText, j)
+	default: // a "\r" alone: HCL's lexer stops; the rest is one invalid token
+		s.emit(kPunct, len(s.src))
+	}
+}
+
+// numberEnd returns the end of the number starting at src[i], a digit:
+// digits, ".", and exponents, not ending with ".".
+func numberEnd(src []byte, i int) int {
+	j := i + 1
+	for j < len(src) {
+		c := src[j]
+		k := j + 1
+		if (c == 'e' || c == 'E') && k < len(src) && (src[k] == '+' || src[k] == '-') {
+			k++
+		}
+		switch {
+		case c >= '0' && c <= '9' || c == '.':
+			j++
+			continue
+		case (c == 'e' || c == 'E') && k < len(src) && src[k] >= '0' && src[k] <= '9':
+			j = k + 1
+			continue
+		}
+		break
+	}
+	for src[j-1] == '.' {
+		j--
+	}
+	return j
+}
+
+// identEnd returns the end of the name starting at src[i], or i if none
+// does: a Unicode identifier start or "_", then identifier characters and
+// "-".
+func identEnd(src []byte, i int) int {
+	j := i
+	for j < len(src) {
+		r, n := rune(src[j]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRune(src[j:])
+		}
+		start := r == '_' || isIDStart(r)
+		if !(start || j > i && (r == '-' || isIDContinue(r))) {
+			break
+		}
+		j += n
+	}
+	return j
+}
+
+func isIDStart(r rune) bool {
+	if r < utf8.RuneSelf {
+		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
+	}
+	return r != utf8.RuneError && unicode.In(r, unicode.L, unicode.Nl, unicode.Other_ID_Start) &&
+		!unicode.In(r, unicode.Pattern_Syntax, unicode.Pattern_White_Space)
+}
+
+func isIDContinue(r rune) bool {
+	if r < utf8.RuneSelf {
+		return isIDStart(r) || '0' <= r && r <= '9' || r == '_'
+	}
+	return isIDStart(r) || r != utf8.RuneError &&
+		unicode.In(r, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue) &&
+		!unicode.In(r, unicode.Pattern_Syntax, unicode.Pattern_White_Space)
+}
+
+// utf8Len returns the length of the character at the start of b as HCL's
+// lexer sees it (a lead byte and its continuation bytes), or 0 for an
+// invalid byte.
+func utf8Len(b []byte) int {
+	if len(b) == 0 {
+		return 0
+	}
+	var n int
+	switch c := b[0]; {
+	case c < 0x80:
+		return 1
+	case c >= 0xc0 && c <= 0xdf:
+		n = 2
+	case c >= 0xe0 && c <= 0xef:
+		n = 3
+	case c >= 0xf0 && c <= 0xf7:
+		n = 4
+	default:
+		return 0
+	}
+	if len(b) < n {
+		return 0
+	}
+	for _, c := range b[1:n] {
+		if c < 0x80 || c > 0xbf {
+			return 0
+		}
+	}
+	return n
+}
+
+// twoChar are the tokens of two or three characters that are not names,
+// numbers, comments or brackets.
+var twoChar = map[string]tokKind{
+	"==": kOp, "!=": kOp, "<=": kOp, ">=": kOp, "&&": kOp, "||": kOp,
+	"::": kPunct, "=>": kPunct, "..": kPunct,
+}
+
+// punct returns the kind and length of the token at the start of b that
+// is neither a name, a number, a comment, a string nor a brace.
+func punct(b []byte) (tokKind, int) {
+	if len(b) >= 2 {
+		if k, ok := twoChar[string(b[:2])]; ok {
+			if string(b[:2]) == ".." {
+				if len(b) >= 3 && b[2] == '.' {
+					return kPunct, 3
+				}
+				return kPunct, 1
+			}
+			return k, 2
+		}
+	}
+	switch b[0] {
+	case ',':
+		return kComma, 1
+	case '=':
+		return kEquals, 1
+	case '-', '!', '+', '*', '/', '%', '<', '>', '?':
+		return kOp, 1
+	case '(':
+		return kOpenParen, 1
+	case ')':
+		return kCloseParen, 1
+	case '[':
+		return kOpenBrack, 1
+	case ']':
+		return kCloseBrack, 1
+	}
+	return kPunct, max(1, utf8Len(b))
+}
