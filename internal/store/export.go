@@ -74,7 +74,7 @@ func (s *Store) exportSweep(cw *csv.Writer, rec SweepRecord) error {
 	for i, p := range sw.Pipelines {
 		pipes[i] = NewPipeKey(p)
 	}
-	return s.db.View(func(tx *bolt.Tx) error {
+	return s.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketResults)
 		row := make([]string, len(CSVHeader))
 		for si, sc := range sw.Scenarios {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -23,40 +22,47 @@ var ErrNoStore = errors.New("store: no store in directory")
 // none), never writes, and takes a shared lock, so several readers may
 // open the same copy of a data directory. Like Open it times out after
 // 5 s when a process holds the file for writing (a running coordinator),
-// and fails with ErrSchema for another schema version. Write methods of
-// the returned Store fail.
+// fails with ErrSchema for another schema version and with ErrCorrupt for
+// a damaged or empty file. Write methods of the returned Store fail.
 func OpenReadOnly(dir string) (*Store, error) {
 	path := filepath.Join(dir, FileName)
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("%w %s: %w", ErrNoStore, dir, err)
 	}
-	db, err := bolt.Open(path, 0o444, &bolt.Options{ReadOnly: true, Timeout: 5 * time.Second})
+	if err := refuseEmpty(path); err != nil {
+		return nil, err
+	}
+	db, err := openChecked(path)
 	if errors.Is(err, bolt.ErrTimeout) {
 		return nil, fmt.Errorf("store: open %s read-only: %w (a coordinator holds it; read a copy of the directory)", dir, err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("store: open %s read-only: %w", dir, err)
+		return nil, openError(dir, err)
 	}
-	err = db.View(func(tx *bolt.Tx) error {
-		m := tx.Bucket(bucketMeta)
-		if m == nil {
-			return fmt.Errorf("%w: %s has no schema version", ErrSchema, path)
-		}
-		if v := m.Get(keySchema); string(v) != SchemaVersion {
-			return fmt.Errorf("%w: file has %q, this build reads %q", ErrSchema, v, SchemaVersion)
-		}
-		for _, b := range allBuckets {
-			if tx.Bucket(b) == nil {
-				return fmt.Errorf("%w: %s lacks bucket %s", ErrSchema, path, b)
-			}
-		}
-		return nil
-	})
-	if err != nil {
+	s := &Store{db: db, path: path}
+	if err := s.view(func(tx *bolt.Tx) error { return checkSchema(tx, path) }); err != nil {
 		db.Close()
 		return nil, err
 	}
-	return &Store{db: db}, nil
+	return s, nil
+}
+
+// checkSchema fails with an error wrapping ErrSchema unless tx sees a
+// store of this build's schema version with all its buckets.
+func checkSchema(tx *bolt.Tx, path string) error {
+	m := tx.Bucket(bucketMeta)
+	if m == nil {
+		return fmt.Errorf("%w: %s has no schema version", ErrSchema, path)
+	}
+	if v := m.Get(keySchema); string(v) != SchemaVersion {
+		return fmt.Errorf("%w: file has %q, this build reads %q", ErrSchema, v, SchemaVersion)
+	}
+	for _, b := range allBuckets {
+		if tx.Bucket(b) == nil {
+			return fmt.Errorf("%w: %s lacks bucket %s", ErrSchema, path, b)
+		}
+	}
+	return nil
 }
 
 // ResultFunc receives one stored result of a sweep: job is its index in
@@ -79,7 +85,7 @@ func (s *Store) SweepResults(sw *grid.Sweep, fn ResultFunc) error {
 		pipes[i] = NewPipeKey(p)
 	}
 	nScen := len(sw.Scenarios)
-	return s.db.View(func(tx *bolt.Tx) error {
+	return s.view(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketResults)
 		c := b.Cursor()
 		for si, sc := range sw.Scenarios {
@@ -121,7 +127,7 @@ func (s *Store) SweepFailures(id string, sw *grid.Sweep) ([]JobFailure, error) {
 		return nil, fmt.Errorf("%w: %q is not a full sweep id", ErrNotFound, id)
 	}
 	var out []JobFailure
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucketFailures).Cursor()
 		for k, v := c.Seek([]byte(id)); k != nil && bytes.HasPrefix(k, []byte(id)); k, v = c.Next() {
 			job := int(binary.BigEndian.Uint64(k[sweepIDLen:]))

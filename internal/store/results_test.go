@@ -173,6 +173,9 @@ func TestOpenReadOnly(t *testing.T) {
 // coordinator) is not opened; after bbolt's 5 s lock timeout the error
 // says to read a copy.
 func TestOpenReadOnlyWhileWritten(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for bbolt's 5 s lock timeout")
+	}
 	_, dir := openTest(t, Options{})
 	_, err := OpenReadOnly(dir)
 	if !errors.Is(err, bolt.ErrTimeout) || !strings.Contains(err.Error(), "copy") {

@@ -3,7 +3,6 @@ package store
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -125,7 +124,8 @@ func encodeResult(r Result) []byte {
 	return binary.BigEndian.AppendUint64(b, math.Float64bits(r.RootThreshold))
 }
 
-var errCorrupt = errors.New("store: corrupt result value")
+// errCorrupt is the error of a result value that does not decode.
+var errCorrupt = fmt.Errorf("%w: a result value does not decode", ErrCorrupt)
 
 func decodeResult(b []byte) (Result, error) {
 	if len(b) < 33 || (b[0] != 1 && b[0] != resultVersion) {

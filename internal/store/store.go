@@ -3,13 +3,13 @@ package store
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -48,29 +48,84 @@ type Options struct {
 
 // Store is an open data directory. Its methods are safe for concurrent use.
 type Store struct {
-	db   *bolt.DB
-	opts Options
+	db     *bolt.DB
+	opts   Options
+	path   string                // the bbolt file
+	broken atomic.Pointer[error] // set once a transaction met a damaged page
+
+	// chunkDone, if set, is called after each transaction of draws that
+	// PutSweep commits (tests use it to interleave other writes).
+	chunkDone func(done, total int)
 }
 
 // Open opens (creating if needed) the store in dir. It fails with an error
-// wrapping ErrSchema if the file has a different schema version, and
+// wrapping ErrSchema if the file has a different schema version, with one
+// wrapping ErrCorrupt if the file is damaged (its pages are checked before
+// bbolt reads them) or is empty although it existed before this call, and
 // times out after 5 s if another process holds the file.
 func Open(dir string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("store: create data directory: %w", err)
 	}
-	db, err := bolt.Open(filepath.Join(dir, FileName), 0o644, &bolt.Options{
+	path := filepath.Join(dir, FileName)
+	created, err := createIfMissing(path)
+	if err != nil {
+		return nil, err
+	}
+	if !created {
+		db, err := openChecked(path)
+		if err != nil {
+			return nil, openError(dir, err)
+		}
+		db.Close()
+	}
+	db, err := boltOpen(path, 0o644, bolt.Options{
 		Timeout: 5 * time.Second, NoFreelistSync: true, FreelistType: bolt.FreelistMapType, NoSync: opts.NoSync,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("store: open %s: %w", dir, err)
+		if created {
+			os.Remove(path) // ours and no store: the next Open would refuse it as empty
+		}
+		return nil, openError(dir, err)
 	}
-	s := &Store{db: db, opts: opts}
-	if err := db.Update(s.initSchema); err != nil {
+	s := &Store{db: db, opts: opts, path: path}
+	if err := s.write(s.initSchema); err != nil {
 		db.Close()
 		return nil, err
 	}
 	return s, nil
+}
+
+// openError says which directory failed to open, unless err already
+// names the file.
+func openError(dir string, err error) error {
+	if errors.Is(err, ErrCorrupt) {
+		return err
+	}
+	return fmt.Errorf("store: open %s: %w", dir, err)
+}
+
+// createIfMissing creates an empty file at path if there is none and
+// reports whether it did (bbolt then initialises it). An existing file of
+// 0 bytes is refused: bbolt would silently start an empty store in it.
+func createIfMissing(path string) (bool, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o644)
+	if err == nil {
+		return true, f.Close()
+	}
+	if !errors.Is(err, fs.ErrExist) {
+		return false, fmt.Errorf("store: create %s: %w", path, err)
+	}
+	return false, refuseEmpty(path)
+}
+
+// refuseEmpty fails with an error wrapping ErrCorrupt if the store file
+// at path exists and is empty.
+func refuseEmpty(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+		return emptyFileError(path)
+	}
+	return nil
 }
 
 func (s *Store) initSchema(tx *bolt.Tx) error {
@@ -87,116 +142,8 @@ func (s *Store) initSchema(tx *bolt.Tx) error {
 	return tx.Bucket(bucketMeta).Put(keySchema, []byte(SchemaVersion))
 }
 
-// update runs fn in a write transaction, after the write hook.
-func (s *Store) update(fn func(*bolt.Tx) error) error {
-	return s.db.Update(func(tx *bolt.Tx) error {
-		if s.opts.WriteHook != nil {
-			if err := s.opts.WriteHook(); err != nil {
-				return err
-			}
-		}
-		return fn(tx)
-	})
-}
-
 // Close closes the file.
 func (s *Store) Close() error { return s.db.Close() }
-
-// SweepRecord is what the store keeps about a submitted sweep.
-type SweepRecord struct {
-	ID        string      `json:"id"` // grid.Sweep.Hash()
-	Spec      *grid.Sweep `json:"spec"`
-	Cancelled bool        `json:"cancelled"`
-	Submitted time.Time   `json:"submitted"`
-}
-
-type drawRecord struct {
-	Seed     uint64 `json:"seed"`
-	Scenario any    `json:"scenario"`
-}
-
-// PutSweep stores a sweep record and the draws and pipelines its results
-// refer to, in one transaction.
-func (s *Store) PutSweep(rec SweepRecord) error {
-	val, err := json.Marshal(rec)
-	if err != nil {
-		return fmt.Errorf("store: encode sweep: %w", err)
-	}
-	err = s.update(func(tx *bolt.Tx) error {
-		if err := tx.Bucket(bucketSweeps).Put([]byte(rec.ID), val); err != nil {
-			return err
-		}
-		draws, pipes := tx.Bucket(bucketDraws), tx.Bucket(bucketPipelines)
-		for _, sc := range rec.Spec.Scenarios {
-			k := NewDrawKey(rec.Spec.Seed, sc)
-			if draws.Get(k[:]) != nil {
-				continue
-			}
-			v, _ := json.Marshal(drawRecord{Seed: rec.Spec.Seed, Scenario: sc})
-			if err := draws.Put(k[:], v); err != nil {
-				return err
-			}
-		}
-		for _, p := range rec.Spec.Pipelines {
-			k := NewPipeKey(p)
-			v, _ := json.Marshal(p)
-			if err := pipes.Put(k[:], v); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("%w: put sweep %s: %w", ErrWrite, rec.ID, err)
-	}
-	return nil
-}
-
-// SetCancelled records whether a sweep is cancelled.
-func (s *Store) SetCancelled(id string, cancelled bool) error {
-	rec, err := s.Sweep(id)
-	if err != nil {
-		return err
-	}
-	rec.Cancelled = cancelled
-	return s.PutSweep(rec)
-}
-
-// Sweep returns the record of the sweep whose id is id or starts with id.
-func (s *Store) Sweep(id string) (SweepRecord, error) {
-	var rec SweepRecord
-	err := s.db.View(func(tx *bolt.Tx) error {
-		c := tx.Bucket(bucketSweeps).Cursor()
-		k, v := c.Seek([]byte(id))
-		if k == nil || !bytes.HasPrefix(k, []byte(id)) || id == "" {
-			return fmt.Errorf("%w: %q", ErrNotFound, id)
-		}
-		if len(id) < sweepIDLen {
-			if k2, _ := c.Next(); k2 != nil && bytes.HasPrefix(k2, []byte(id)) {
-				return fmt.Errorf("%w: %q", ErrAmbiguous, id)
-			}
-		}
-		return json.Unmarshal(v, &rec)
-	})
-	return rec, err
-}
-
-// Sweeps returns every sweep record, oldest submission first.
-func (s *Store) Sweeps() ([]SweepRecord, error) {
-	var out []SweepRecord
-	err := s.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketSweeps).ForEach(func(k, v []byte) error {
-			var rec SweepRecord
-			if err := json.Unmarshal(v, &rec); err != nil {
-				return fmt.Errorf("store: decode sweep %s: %w", k, err)
-			}
-			out = append(out, rec)
-			return nil
-		})
-	})
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Submitted.Before(out[j].Submitted) })
-	return out, err
-}
 
 // ScanFuncs receive what ScanSweep finds. Jobs with no stored result at
 // all are not reported. Any func may be nil.
@@ -215,7 +162,7 @@ func (s *Store) ScanSweep(id string, sw *grid.Sweep, f ScanFuncs) error {
 		pipeIdx[NewPipeKey(p)] = i
 	}
 	nScen := len(sw.Scenarios)
-	return s.db.View(func(tx *bolt.Tx) error {
+	return s.view(func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucketResults).Cursor()
 		found := make([]bool, len(sw.Pipelines))
 		for si, sc := range sw.Scenarios {
@@ -293,7 +240,7 @@ func (s *Store) Lookup(seed uint64, sw *grid.Sweep, job, pipeline int) (Result, 
 		r  Result
 		ok bool
 	)
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(func(tx *bolt.Tx) error {
 		v := tx.Bucket(bucketResults).Get(k)
 		if v == nil {
 			return nil
@@ -306,11 +253,17 @@ func (s *Store) Lookup(seed uint64, sw *grid.Sweep, job, pipeline int) (Result, 
 	return r, ok, err
 }
 
-// CountResults returns the number of stored per-pipeline results.
+// CountResults returns the number of stored per-pipeline results. It
+// visits every key (bbolt's bucket statistics would be cheaper, but they
+// follow any leaf flagged as a bucket, and on a damaged page that can
+// recurse until the stack overflows, which nothing can recover).
 func (s *Store) CountResults() (int, error) {
 	n := 0
-	err := s.db.View(func(tx *bolt.Tx) error {
-		n = tx.Bucket(bucketResults).Stats().KeyN
+	err := s.view(func(tx *bolt.Tx) error {
+		c := tx.Bucket(bucketResults).Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			n++
+		}
 		return nil
 	})
 	return n, err

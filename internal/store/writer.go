@@ -202,7 +202,7 @@ func (w *Writer) commitRetry(batch []Record) error {
 			time.Sleep(backoff)
 			backoff *= 2
 		}
-		if err = w.st.Commit(batch); err == nil || errors.Is(err, bolt.ErrDatabaseNotOpen) {
+		if err = w.st.Commit(batch); err == nil || errors.Is(err, bolt.ErrDatabaseNotOpen) || errors.Is(err, ErrCorrupt) {
 			return err
 		}
 	}

@@ -1,0 +1,198 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
+)
+
+// ErrCorrupt: the store file is damaged (a page, a meta page or a stored
+// value does not decode) or is empty although it existed. The error names
+// the file and the ways out: `coordinator check --data DIR` for a full
+// report, then a backup, a fresh store (results are recomputed bit for
+// bit), or bbolt's own tools. Once a Store has met damage, every later
+// call fails with the same error.
+var ErrCorrupt = errors.New("store: file is damaged")
+
+// corruptError is an error wrapping ErrCorrupt: what is wrong with the
+// store file at path, and how to recover.
+func corruptError(path, what string) error { return &damageError{path: path, what: what} }
+
+type damageError struct{ path, what string }
+
+func (e *damageError) Error() string {
+	return fmt.Sprintf("%v: %s: %s; run `coordinator check --data %s` for a full report, then restore %s "+
+		"from a backup, or move it aside and submit the grids again (results are recomputed bit for bit), "+
+		"or try to salvage what is readable with bbolt's tools (`bbolt check %s`, `bbolt compact -o NEW %s`)",
+		ErrCorrupt, e.path, e.what, filepath.Dir(e.path), FileName, e.path, e.path)
+}
+
+func (e *damageError) Unwrap() error { return ErrCorrupt }
+
+// damage returns what is wrong according to err: the problem alone if
+// err is a damageError, else err's text.
+func damage(err error) string {
+	if d := (*damageError)(nil); errors.As(err, &d) {
+		return d.what
+	}
+	return err.Error()
+}
+
+// emptyFileError is the error for an existing store file of 0 bytes.
+func emptyFileError(path string) error {
+	return fmt.Errorf("%w: %s is empty (0 bytes), probably a store truncated by a full disk or a failed copy; "+
+		"restore it from a backup, or delete it deliberately to start an empty store", ErrCorrupt, path)
+}
+
+// boltOpen opens the bbolt file at path. A damaged file makes bbolt
+// return an error or panic; both become an error wrapping ErrCorrupt
+// (after a panic the file descriptor, and so the lock, is released; the
+// memory map of the failed open is not, bbolt keeps no handle to it).
+// A lock held by another process (bolt.ErrTimeout) is returned as is.
+func boltOpen(path string, mode os.FileMode, o bolt.Options) (db *bolt.DB, err error) {
+	var f *os.File
+	o.OpenFile = func(name string, flag int, perm os.FileMode) (*os.File, error) {
+		var err error
+		f, err = os.OpenFile(name, flag, perm)
+		return f, err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if f != nil {
+				f.Close()
+			}
+			db, err = nil, corruptError(path, fmt.Sprintf("bbolt failed opening it: %v", r))
+		}
+	}()
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	db, err = bolt.Open(path, mode, &o)
+	if errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrChecksum) || errors.Is(err, berrors.ErrVersionMismatch) {
+		return nil, corruptError(path, fmt.Sprintf("bbolt cannot open it: %v", err))
+	}
+	return db, err
+}
+
+// openChecked opens the store file at path read-only (a shared lock: it
+// waits up to 5 s for a writer to let go) and walks its pages; it fails
+// with an error wrapping ErrCorrupt if any reachable page is damaged,
+// since bbolt would panic on such a file, possibly where nothing can
+// recover.
+func openChecked(path string) (*bolt.DB, error) {
+	db, err := boltOpen(path, 0o444, bolt.Options{ReadOnly: true, Timeout: 5 * time.Second})
+	if err != nil {
+		return nil, err
+	}
+	w, err := walkFile(path, db.Info().PageSize)
+	if err != nil {
+		err = fmt.Errorf("store: check %s: %w", path, err)
+	} else if !w.ok() {
+		err = corruptError(path, summarize(w.problems, w.more))
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// summarize describes the first of some problems (more: how many were
+// not listed) and how many there are.
+func summarize(problems []string, more int) string {
+	if n := len(problems) + more; n > 1 {
+		return fmt.Sprintf("%s (and %d more problems)", problems[0], n-1)
+	}
+	return problems[0]
+}
+
+// view runs fn in a read transaction; a bbolt panic (a damaged page met
+// after Open) becomes an error wrapping ErrCorrupt.
+func (s *Store) view(fn func(*bolt.Tx) error) (err error) {
+	if err := s.damaged(); err != nil {
+		return err
+	}
+	defer s.recoverDamage(&err)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	return s.db.View(fn)
+}
+
+// update runs fn in a write transaction, after the write hook; a bbolt
+// panic becomes an error wrapping ErrCorrupt.
+func (s *Store) update(fn func(*bolt.Tx) error) error {
+	return s.write(func(tx *bolt.Tx) error {
+		if s.opts.WriteHook != nil {
+			if err := s.opts.WriteHook(); err != nil {
+				return err
+			}
+		}
+		return fn(tx)
+	})
+}
+
+// write runs fn in a write transaction, without the write hook. It does
+// what bolt.DB.Update does except on a panic: Update's deferred rollback
+// would rebuild the free list by walking the (damaged) file on a
+// goroutine of its own, where the next panic kills the process; write
+// rolls back without that walk and marks the store damaged.
+func (s *Store) write(fn func(*bolt.Tx) error) (err error) {
+	if err := s.damaged(); err != nil {
+		return err
+	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	tx, err := s.db.Begin(true)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if tx.DB() != nil {
+				rollbackAfterPanic(tx)
+			}
+			err = s.markDamaged(r)
+		}
+	}()
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
+// rollbackAfterPanic releases a write transaction that panicked; if that
+// panics too, the transaction stays open (the store is marked damaged and
+// refuses every call anyway).
+func rollbackAfterPanic(tx *bolt.Tx) {
+	defer func() { _ = recover() }()
+	_ = tx.Rollback()
+}
+
+// recoverDamage, deferred, turns a panic into an error wrapping
+// ErrCorrupt (see markDamaged).
+func (s *Store) recoverDamage(err *error) {
+	if r := recover(); r != nil {
+		*err = s.markDamaged(r)
+	}
+}
+
+// markDamaged records that a transaction met damage (bbolt panicked with
+// r; memory faults, such as SIGBUS on a page past a truncated end, panic
+// too while SetPanicOnFault is armed) and returns the error: a store that
+// met a damaged page refuses every later call rather than read or write
+// around it.
+func (s *Store) markDamaged(r any) error {
+	e := corruptError(s.path, fmt.Sprintf("bbolt: %v", r))
+	s.broken.CompareAndSwap(nil, &e)
+	return *s.broken.Load()
+}
+
+func (s *Store) damaged() error {
+	if p := s.broken.Load(); p != nil {
+		return *p
+	}
+	return nil
+}
