@@ -5,12 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/sim"
 )
 
 // SweepRecord is what the store keeps about a submitted sweep.
@@ -21,41 +23,63 @@ type SweepRecord struct {
 	Submitted time.Time   `json:"submitted"`
 }
 
+// rawSweepRecord is a SweepRecord whose spec (and time) stay undecoded
+// JSON, for SetCancelled.
+type rawSweepRecord struct {
+	ID        string          `json:"id"`
+	Spec      json.RawMessage `json:"spec"`
+	Cancelled bool            `json:"cancelled"`
+	Submitted json.RawMessage `json:"submitted"`
+}
+
 type drawRecord struct {
 	Seed     uint64 `json:"seed"`
 	Scenario any    `json:"scenario"`
 }
 
+// drawChunk is the most draw records PutSweep writes in one transaction:
+// a sweep of 100,000 scenarios takes 20 short transactions, and result
+// batches commit between them instead of waiting for the whole sweep.
+const drawChunk = 5000
+
 // PutSweep stores a sweep record and the draws and pipelines its results
-// refer to, in one transaction.
+// refer to. The draws go first, in transactions of at most 5,000 (other
+// writes, such as the Writer's result batches, commit in between), then
+// the pipelines and the record in one last transaction. A failure or
+// crash part-way leaves only draw records, which are harmless (a later
+// PutSweep reuses them), and a sweep record exists only once everything
+// it refers to does. Storing a sweep again replaces its record. Errors
+// wrap ErrWrite.
 func (s *Store) PutSweep(rec SweepRecord) error {
 	val, err := json.Marshal(rec)
 	if err != nil {
 		return fmt.Errorf("store: encode sweep: %w", err)
 	}
+	sw := rec.Spec
+	for lo := 0; lo < len(sw.Scenarios); lo += drawChunk {
+		hi := min(lo+drawChunk, len(sw.Scenarios))
+		if err := s.putDraws(sw.Seed, sw.Scenarios[lo:hi]); err != nil {
+			return fmt.Errorf("%w: put sweep %s: draws %d to %d of %d: %w", ErrWrite, rec.ID, lo, hi, len(sw.Scenarios), err)
+		}
+		if s.chunkDone != nil {
+			s.chunkDone(hi, len(sw.Scenarios))
+		}
+	}
+	pipeKeys, pipeVals := make([]PipeKey, len(sw.Pipelines)), make([][]byte, len(sw.Pipelines))
+	for i, p := range sw.Pipelines {
+		if pipeVals[i], err = json.Marshal(p); err != nil {
+			return fmt.Errorf("store: encode pipeline %s: %w", p.Canonical(), err)
+		}
+		pipeKeys[i] = NewPipeKey(p)
+	}
 	err = s.update(func(tx *bolt.Tx) error {
-		if err := tx.Bucket(bucketSweeps).Put([]byte(rec.ID), val); err != nil {
-			return err
-		}
-		draws, pipes := tx.Bucket(bucketDraws), tx.Bucket(bucketPipelines)
-		for _, sc := range rec.Spec.Scenarios {
-			k := NewDrawKey(rec.Spec.Seed, sc)
-			if draws.Get(k[:]) != nil {
-				continue
-			}
-			v, _ := json.Marshal(drawRecord{Seed: rec.Spec.Seed, Scenario: sc})
-			if err := draws.Put(k[:], v); err != nil {
+		pipes := tx.Bucket(bucketPipelines)
+		for i, k := range pipeKeys {
+			if err := pipes.Put(k[:], pipeVals[i]); err != nil {
 				return err
 			}
 		}
-		for _, p := range rec.Spec.Pipelines {
-			k := NewPipeKey(p)
-			v, _ := json.Marshal(p)
-			if err := pipes.Put(k[:], v); err != nil {
-				return err
-			}
-		}
-		return nil
+		return tx.Bucket(bucketSweeps).Put([]byte(rec.ID), val)
 	})
 	if err != nil {
 		return fmt.Errorf("%w: put sweep %s: %w", ErrWrite, rec.ID, err)
@@ -63,14 +87,74 @@ func (s *Store) PutSweep(rec SweepRecord) error {
 	return nil
 }
 
-// SetCancelled records whether a sweep is cancelled.
+// putDraws stores, in one transaction, the draw records of the scenarios
+// that have none yet. Keys and values are encoded before the transaction
+// starts, and put in key order, so that it holds the write lock briefly.
+func (s *Store) putDraws(seed uint64, scs []sim.Scenario) error {
+	type draw struct {
+		k DrawKey
+		v []byte
+	}
+	draws := make([]draw, len(scs))
+	for i, sc := range scs {
+		v, err := json.Marshal(drawRecord{Seed: seed, Scenario: sc})
+		if err != nil {
+			return fmt.Errorf("encode draw: %w", err)
+		}
+		draws[i] = draw{NewDrawKey(seed, sc), v}
+	}
+	slices.SortFunc(draws, func(a, b draw) int { return bytes.Compare(a.k[:], b.k[:]) })
+	return s.update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketDraws)
+		for _, d := range draws {
+			if b.Get(d.k[:]) != nil {
+				continue
+			}
+			if err := b.Put(d.k[:], d.v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// errUnchanged rolls back a write transaction that has nothing to write
+// (a commit would still cost an fsync).
+var errUnchanged = errors.New("unchanged")
+
+// SetCancelled records whether a sweep (id or unique id prefix) is
+// cancelled. It rewrites the record alone, carrying its spec over as raw
+// JSON without decoding it, and writes nothing when the flag already has
+// that value. Errors wrap ErrNotFound, ErrAmbiguous, ErrCorrupt or
+// ErrWrite.
 func (s *Store) SetCancelled(id string, cancelled bool) error {
-	rec, err := s.Sweep(id)
-	if err != nil {
+	err := s.update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketSweeps)
+		k, v, err := findSweep(b.Cursor(), id)
+		if err != nil {
+			return err
+		}
+		var raw rawSweepRecord
+		if err := json.Unmarshal(v, &raw); err != nil {
+			return s.decodeError(k, err)
+		}
+		if raw.Cancelled == cancelled {
+			return errUnchanged
+		}
+		raw.Cancelled = cancelled
+		val, err := json.Marshal(raw)
+		if err != nil {
+			return fmt.Errorf("store: encode sweep %s: %w", k, err)
+		}
+		return b.Put(bytes.Clone(k), val)
+	})
+	switch {
+	case err == nil, errors.Is(err, errUnchanged):
+		return nil
+	case errors.Is(err, ErrNotFound), errors.Is(err, ErrAmbiguous), errors.Is(err, ErrCorrupt):
 		return err
 	}
-	rec.Cancelled = cancelled
-	return s.PutSweep(rec)
+	return fmt.Errorf("%w: set cancelled of %s: %w", ErrWrite, id, err)
 }
 
 // findSweep positions c on the sweep whose id is id or starts with id.
