@@ -41,6 +41,7 @@ commands:
   run     GRID --out DIR [--reps N]        run a grid here on all cores, write DIR/results.csv
                                            and each sweep's report in DIR/report/<sweep>/
   report  [SWEEP] --data DIR --out DIR     write a sweep's report from a data directory (offline)
+  check   --data DIR                       verify a data directory's store (read only); fails on damage
 
 SWEEP is a sweep id, a unique id prefix or a sweep name (the latest submitted
 sweep of that name).
@@ -55,6 +56,7 @@ func main() {
 	cmds := map[string]func([]string) error{
 		"serve": serve, "submit": submit, "status": status, "cancel": cancel,
 		"export": export, "plan": plan, "run": run, "report": reportCmd,
+		"check": runCheck,
 	}
 	cmd := cmds[os.Args[1]]
 	if cmd == nil {

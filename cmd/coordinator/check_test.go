@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/store"
+)
+
+// checkStore writes a small store with results into a new data directory.
+func checkStore(t *testing.T) string {
+	t.Helper()
+	f, err := grid.Parse([]byte(testGrid), "tiny.hcl", grid.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw, dir := f.Sweeps[0], t.TempDir()
+	st, err := store.Open(dir, store.Options{NoSync: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	id := sw.Hash()
+	if err := st.PutSweep(store.SweepRecord{ID: id, Spec: sw, Submitted: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	var recs []store.Record
+	for job := range sw.Jobs() {
+		si, rep := sw.Job(job)
+		r := store.Record{SweepID: id, Job: job, Draw: store.NewDrawKey(sw.Seed, sw.Scenarios[si]), Rep: rep}
+		for _, p := range sw.Pipelines {
+			r.Pipes = append(r.Pipes, store.NewPipeKey(p))
+			r.Results = append(r.Results, store.Result{R2: 0.5, MSE: 1})
+		}
+		recs = append(recs, r)
+	}
+	if err := st.Commit(recs); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestCheckCommand: a healthy store is reported with its contents and
+// passes; a damaged meta page and an empty file fail (main then exits
+// non-zero) with the problem listed; --data is required.
+func TestCheckCommand(t *testing.T) {
+	dir := checkStore(t)
+	var out bytes.Buffer
+	if err := checkTo(&out, []string{"--data", dir}); err != nil {
+		t.Fatalf("healthy store: %v\n%s", err, &out)
+	}
+	for _, want := range []string{filepath.Join(dir, store.FileName), "schema " + store.SchemaVersion,
+		"1 sweeps, 2 draws, 2 pipelines, 8 results", "ok: no damage found"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("healthy store: output lacks %q:\n%s", want, &out)
+		}
+	}
+
+	path := filepath.Join(dir, store.FileName)
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(bytes.Repeat([]byte{0xA5}, 32), 16); err != nil { // meta page 0
+		t.Fatal(err)
+	}
+	f.Close()
+	out.Reset()
+	err = checkTo(&out, []string{"--data", dir})
+	if !errors.Is(err, store.ErrCorrupt) || !strings.Contains(out.String(), "DAMAGED: 1 problems") ||
+		!strings.Contains(out.String(), "meta page 0") {
+		t.Errorf("damaged meta page: %v\n%s", err, &out)
+	}
+
+	empty := t.TempDir()
+	if err := os.WriteFile(filepath.Join(empty, store.FileName), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if err := checkTo(&out, []string{"--data", empty}); !errors.Is(err, store.ErrCorrupt) || !strings.Contains(out.String(), "empty") {
+		t.Errorf("empty file: %v\n%s", err, &out)
+	}
+
+	if err := runCheck(nil); err == nil || !strings.Contains(err.Error(), "--data") {
+		t.Errorf("without --data: %v", err)
+	}
+}
