@@ -33,9 +33,10 @@ type Observer interface {
 	// outcome: accepted, duplicate (the job already has a result), stale
 	// (the lease had ended) or invalid.
 	Judged(sweepID string, o sched.Outcome)
-	// LeasesEnded counts leases that ended without a result: "expired"
-	// (no heartbeat within the lease time) or "disconnected" (the
-	// worker's stream broke while it held them).
+	// LeasesEnded counts leases that ended without a result, as the
+	// scheduler reports them (under its lock; see sched.LeaseEnd):
+	// "expired" (no heartbeat within the lease time) or "disconnected"
+	// (the worker's stream broke while it held them).
 	LeasesEnded(reason string, n int)
 	// Committed is called after each batch of records is written to the
 	// store, with the time its last transaction took (commit and fsync)

@@ -262,15 +262,32 @@ func (ws *workStream) judge(r *pb.JobResult) (*store.Record, sched.Outcome, stri
 		}
 		return nil, o, reason
 	}
+	rec, reason := ws.record(info, r, job)
+	return rec, o, reason
+}
+
+// record returns the store record of an accepted result. A pipeline
+// result whose numbers cannot be a score is stored as a KindInvalidResult
+// failure (see storeResult); reason then says which, for the Ack.
+func (ws *workStream) record(info *sweepInfo, r *pb.JobResult, job int) (rec *store.Record, reason string) {
 	si, rep := info.spec.Job(job)
-	rec := &store.Record{SweepID: r.GetSweepId(), Job: job, Draw: info.draws[si], Rep: rep}
+	rec = &store.Record{SweepID: r.GetSweepId(), Job: job, Draw: info.draws[si], Rep: rep}
+	invalid := 0
 	for _, p := range r.GetPipelines() {
+		res, why := storeResult(p)
+		if why != "" {
+			if invalid++; invalid == 1 {
+				reason = fmt.Sprintf("pipeline %d: %s: stored as %s", p.GetPipeline(), why, KindInvalidResult)
+			}
+		}
 		rec.Pipes = append(rec.Pipes, info.pipes[p.GetPipeline()])
-		rec.Results = append(rec.Results, store.Result{R2: p.GetR2(), MSE: p.GetMse(), FitSeconds: p.GetFitSeconds(),
-			PredictSeconds: p.GetPredictSeconds(), ErrKind: p.GetErrKind(), ErrMsg: p.GetErrMsg(),
-			Root: p.GetRoot(), RootThreshold: p.GetRootThreshold()})
+		rec.Results = append(rec.Results, res)
 	}
-	return rec, o, ""
+	if invalid > 0 {
+		ws.log.Warn("result with numbers that cannot be a score; stored as failed pipeline runs",
+			"sweep", short(r.GetSweepId()), "job", job, "pipelines", invalid, "first", reason)
+	}
+	return rec, reason
 }
 
 func outcomeToProto(o sched.Outcome) pb.Ack_Outcome {

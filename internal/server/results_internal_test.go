@@ -1,0 +1,54 @@
+package server
+
+import (
+	"math"
+	"testing"
+
+	pb "github.com/misslab/misslab/proto/misslab/v1"
+)
+
+// TestStoreResultRefusesNumbersThatCannotBeScores: a success with a
+// non-finite score or time, a negative time or a NaN root threshold is
+// stored as an invalid-result failure naming the field and value; other
+// results (negative R², MIA's infinite thresholds, failures) as sent.
+func TestStoreResultRefusesNumbersThatCannotBeScores(t *testing.T) {
+	ok := func() *pb.PipelineResult {
+		return &pb.PipelineResult{R2: 0.5, Mse: 0.2, FitSeconds: 1, PredictSeconds: 0.1, Root: "X1", RootThreshold: 0.3}
+	}
+	with := func(f func(p *pb.PipelineResult)) *pb.PipelineResult { p := ok(); f(p); return p }
+	cases := []struct {
+		name string
+		in   *pb.PipelineResult
+		why  string // "" when stored as sent
+	}{
+		{"finite", ok(), ""},
+		{"negative r2", with(func(p *pb.PipelineResult) { p.R2 = -3 }), ""},
+		{"+Inf root threshold (MIA)", with(func(p *pb.PipelineResult) { p.RootThreshold = math.Inf(1) }), ""},
+		{"-Inf root threshold (MIA)", with(func(p *pb.PipelineResult) { p.RootThreshold = math.Inf(-1) }), ""},
+		{"failure with NaN", with(func(p *pb.PipelineResult) { p.ErrKind, p.R2 = "fit", math.NaN() }), ""},
+		{"NaN r2", with(func(p *pb.PipelineResult) { p.R2 = math.NaN() }), "r2 is NaN"},
+		{"-Inf r2", with(func(p *pb.PipelineResult) { p.R2 = math.Inf(-1) }), "r2 is -Inf"},
+		{"+Inf mse", with(func(p *pb.PipelineResult) { p.Mse = math.Inf(1) }), "mse is +Inf"},
+		{"NaN fit time", with(func(p *pb.PipelineResult) { p.FitSeconds = math.NaN() }), "fit_seconds is NaN"},
+		{"negative fit time", with(func(p *pb.PipelineResult) { p.FitSeconds = -0.5 }), "fit_seconds is -0.5"},
+		{"+Inf predict time", with(func(p *pb.PipelineResult) { p.PredictSeconds = math.Inf(1) }), "predict_seconds is +Inf"},
+		{"NaN root threshold", with(func(p *pb.PipelineResult) { p.RootThreshold = math.NaN() }), "root_threshold is NaN"},
+	}
+	for _, c := range cases {
+		r, why := storeResult(c.in)
+		if why != c.why {
+			t.Errorf("%s: why %q, want %q", c.name, why, c.why)
+			continue
+		}
+		if c.why == "" {
+			if r.ErrKind != c.in.GetErrKind() || math.Float64bits(r.R2) != math.Float64bits(c.in.GetR2()) ||
+				r.RootThreshold != c.in.GetRootThreshold() || r.Root != c.in.GetRoot() {
+				t.Errorf("%s: stored %+v, want the result as sent", c.name, r)
+			}
+			continue
+		}
+		if r.ErrKind != KindInvalidResult || r.ErrMsg != "worker sent "+c.why || r.R2 != 0 || r.MSE != 0 || r.Root != "" {
+			t.Errorf("%s: stored %+v, want an %s failure with no numbers", c.name, r, KindInvalidResult)
+		}
+	}
+}
