@@ -4,6 +4,7 @@ package compose_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -141,11 +142,15 @@ func TestCoordinatorKilledAndRestarted(t *testing.T) {
 	c := p.client()
 	id := p.submit(grid(faults)) // 24 jobs
 	before := p.waitStatus(c, id, 2*time.Minute, "first results", func(st *pb.SweepStatus) bool { return st.GetDone() >= 4 })
+	killed := time.Now()
 	p.compose(time.Minute, "kill", "-s", "SIGKILL", "coordinator")
 	if before.GetDone() >= 24 {
 		t.Fatalf("the sweep finished before the kill: %v", before)
 	}
-	time.Sleep(2 * time.Second)
+	// The coordinator stays down until every worker has found it gone.
+	for _, w := range p.containers("worker") {
+		p.waitLog(w, killed, "not connected to coordinator", time.Minute)
+	}
 	p.compose(time.Minute, "start", "coordinator")
 	c = p.client() // the published port changed
 	after := p.waitStatus(c, id, time.Minute, "coordinator back", func(*pb.SweepStatus) bool { return true })
@@ -163,6 +168,19 @@ func TestCoordinatorKilledAndRestarted(t *testing.T) {
 	}
 }
 
+// waitLog polls container's log since since until it contains text, and
+// fails the test after timeout.
+func (p *project) waitLog(container string, since time.Time, text string, timeout time.Duration) {
+	p.t.Helper()
+	from := fmt.Sprintf("%d.%09d", since.Unix(), since.Nanosecond())
+	for deadline := time.Now().Add(timeout); !strings.Contains(p.docker("logs", "--since", from, container), text); {
+		if time.Now().After(deadline) {
+			p.t.Fatalf("container %.12s logged no %q in %v", container, text, timeout)
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+}
+
 // TestWorkerCutOffFromNetwork disconnects a worker's container from the
 // network for longer than the lease: its leases expire and its jobs go
 // to the others; when it is reconnected its late results are refused as
@@ -176,9 +194,14 @@ func TestWorkerCutOffFromNetwork(t *testing.T) {
 	victim := p.containers("worker")[2]
 	network := p.name + "_default"
 	ipBefore := p.docker("inspect", "-f", "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}", victim)
+	cut := time.Now()
 	p.docker("network", "disconnect", network, victim)
 	p.waitMetric("misslab_lease_expiries_total", "", func(v float64) bool { return v >= 1 }, 20*time.Second)
-	time.Sleep(4 * time.Second) // the cut-off worker finishes its jobs meanwhile
+	// The cut-off worker finishes its jobs meanwhile. It is unreachable
+	// and logs nothing per job, so this is a bound from its settings, not
+	// a wait on what it reports: it holds at most 2 jobs (1 slot, 1
+	// prefetched) of 3 s each, all done 6 s after the cut; 1 s of margin.
+	time.Sleep(time.Until(cut.Add(7 * time.Second)))
 	p.docker("network", "connect", network, victim)
 	ipAfter := p.docker("inspect", "-f", "{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}", victim)
 	t.Logf("worker %s cut off at %s, back at %s", victim[:12], ipBefore, ipAfter)
