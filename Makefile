@@ -32,6 +32,14 @@ vet:
 unit:
 	$(GO) test -race -count=1 -timeout 45m $(PKGS)
 
+## unit-short: the quick check while developing (about 2 min on 2 cores):
+## every package's tests with -short, which skips the tests over ~5 s
+## (Monte Carlo, golden fixtures at scale, the crash test); `unit`, and so
+## CI, runs them all.
+.PHONY: unit-short
+unit-short:
+	$(GO) test -short -count=1 $(PKGS)
+
 ## e2e: the quickstart at 3 repetitions from grid file to report, checked
 ## in headless Chromium (scripts/e2e.sh; installs chromium if missing).
 e2e:
