@@ -8,6 +8,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/misslab/misslab/internal/client"
 	"github.com/misslab/misslab/internal/grid"
@@ -30,9 +31,9 @@ func TestSubmitValidatesLikeTheCLI(t *testing.T) {
 	}
 	many := wire.SpecToProto(testSweep(t, 1, 1, []float64{0.2}, "tree/mia"))
 	for i := range grid.MaxScenarios {
-		sc := *many.Scenarios[0]
+		sc := proto.Clone(many.Scenarios[0]).(*pb.Scenario)
 		sc.NTrain = int32(100 + i)
-		many.Scenarios = append(many.Scenarios, &sc)
+		many.Scenarios = append(many.Scenarios, sc)
 	}
 	for _, tc := range []struct {
 		name string
