@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -172,10 +173,66 @@ func rollbackAfterPanic(tx *bolt.Tx) {
 }
 
 // recoverDamage, deferred, turns a panic into an error wrapping
-// ErrCorrupt (see markDamaged).
+// ErrCorrupt (see markDamaged); a panic of a caller's callback goes on.
 func (s *Store) recoverDamage(err *error) {
 	if r := recover(); r != nil {
 		*err = s.markDamaged(r)
+	}
+}
+
+// callerPanic carries a panic raised by a caller's callback (a ScanFuncs
+// func, a ResultFunc, the writer of ExportCSV) through the recovery of
+// the transaction it ran in, which raises it again: only the store's and
+// bbolt's own panics mean a damaged file.
+type callerPanic struct{ v any }
+
+// rethrow, deferred in a wrapper of a caller's callback, marks its panic
+// as the caller's.
+func rethrow() {
+	if r := recover(); r != nil {
+		panic(callerPanic{r})
+	}
+}
+
+// guarded returns f with each func marking its panics as the caller's.
+func (f ScanFuncs) guarded() ScanFuncs {
+	g := f
+	if f.Done != nil {
+		g.Done = func(job int) { defer rethrow(); f.Done(job) }
+	}
+	if f.Partial != nil {
+		g.Partial = func(job int, missing []int) { defer rethrow(); f.Partial(job, missing) }
+	}
+	if f.Failed != nil {
+		g.Failed = func(job int, msg string) { defer rethrow(); f.Failed(job, msg) }
+	}
+	return g
+}
+
+// guarded returns fn marking its panics as the caller's.
+func (fn ResultFunc) guarded() ResultFunc {
+	return func(job, scenario, rep, pipeline int, r Result) error {
+		defer rethrow()
+		return fn(job, scenario, rep, pipeline, r)
+	}
+}
+
+// callerWriter is an io.Writer of a caller whose panics are the caller's.
+type callerWriter struct{ w io.Writer }
+
+func (c callerWriter) Write(p []byte) (int, error) {
+	defer rethrow()
+	return c.w.Write(p)
+}
+
+// asCaller, deferred in a method that also calls a caller's callback
+// outside a transaction, raises a marked panic of the caller as it was.
+func asCaller() {
+	if r := recover(); r != nil {
+		if c, ok := r.(callerPanic); ok {
+			r = c.v
+		}
+		panic(r)
 	}
 }
 
@@ -185,6 +242,9 @@ func (s *Store) recoverDamage(err *error) {
 // met a damaged page refuses every later call rather than read or write
 // around it.
 func (s *Store) markDamaged(r any) error {
+	if c, ok := r.(callerPanic); ok {
+		panic(c.v)
+	}
 	e := corruptError(s.path, fmt.Sprintf("bbolt: %v", r))
 	s.broken.CompareAndSwap(nil, &e)
 	return *s.broken.Load()

@@ -309,3 +309,56 @@ func TestCheckWaitsForAWriter(t *testing.T) {
 		t.Errorf("check of a held store after %v: %v, want a timeout that suggests a copy", time.Since(start), err)
 	}
 }
+
+// callbackBug is what the callbacks of TestCallerPanicIsNotDamage panic with.
+type callbackBug struct{}
+
+type panicWriter struct{}
+
+func (panicWriter) Write([]byte) (int, error) { panic(callbackBug{}) }
+
+// TestCallerPanicIsNotDamage: a panic in a caller's callback (a bug of
+// the caller) reaches the caller as it was, and the store keeps working:
+// only bbolt's and the store's own panics mean a damaged file.
+func TestCallerPanicIsNotDamage(t *testing.T) {
+	s, _ := openTest(t, Options{NoSync: true})
+	rates := make([]float64, 100)
+	for i := range rates {
+		rates[i] = float64(i) / 100
+	}
+	sw := testSweep(t, rates, 2, "tree/mia")
+	id := put(t, s, sw)
+	recs := []Record{{SweepID: id, Job: 1, Failure: "x"}}
+	for j := 2; j < sw.Jobs(); j++ {
+		recs = append(recs, record(id, sw, j, 0))
+	}
+	must(t, s.Commit(recs))
+	for _, tc := range []struct {
+		name string
+		call func()
+	}{
+		{"ScanSweep Done", func() { _ = s.ScanSweep(id, sw, ScanFuncs{Done: func(int) { panic(callbackBug{}) }}) }},
+		{"ScanSweep Failed", func() { _ = s.ScanSweep(id, sw, ScanFuncs{Failed: func(int, string) { panic(callbackBug{}) }}) }},
+		{"SweepResults", func() {
+			_ = s.SweepResults(sw, func(int, int, int, int, Result) error { panic(callbackBug{}) })
+		}},
+		{"ExportCSV writer, within a transaction", func() { _ = s.ExportCSV(panicWriter{}, id) }},
+		{"ExportCSV writer, at the final flush", func() { _ = s.ExportCSV(panicWriter{}) }},
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r != (callbackBug{}) {
+					t.Errorf("%s: recovered %v, want the callback's own panic", tc.name, r)
+				}
+			}()
+			tc.call()
+			t.Errorf("%s: no panic", tc.name)
+		}()
+	}
+	if _, err := s.Sweeps(); err != nil {
+		t.Errorf("store after the callbacks' panics: %v", err)
+	}
+	if err := s.Commit([]Record{record(id, sw, 0, 0)}); err != nil {
+		t.Errorf("commit after the callbacks' panics: %v", err)
+	}
+}

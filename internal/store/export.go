@@ -38,7 +38,8 @@ const RootMetric = "root_threshold"
 // repetition, pipeline by pipeline. Jobs without a result are skipped;
 // failed jobs appear with value NA and their last error.
 func (s *Store) ExportCSV(w io.Writer, ids ...string) error {
-	cw := csv.NewWriter(w)
+	defer asCaller() // the final Flush writes outside any transaction
+	cw := csv.NewWriter(callerWriter{w})
 	if err := cw.Write(CSVHeader); err != nil {
 		return fmt.Errorf("store: export: %w", err)
 	}

@@ -80,6 +80,7 @@ type ResultFunc func(job, scenario, rep, pipeline int, r Result) error
 // (a consistent snapshot) and must not write to the store; an error from
 // fn stops the scan and is returned as is.
 func (s *Store) SweepResults(sw *grid.Sweep, fn ResultFunc) error {
+	fn = fn.guarded()
 	pipes := make([]PipeKey, len(sw.Pipelines))
 	for i, p := range sw.Pipelines {
 		pipes[i] = NewPipeKey(p)

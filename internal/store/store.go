@@ -157,6 +157,7 @@ type ScanFuncs struct {
 // failures alone: one cursor seek per scenario, so a sweep with no stored
 // result costs one seek per scenario, not one per job.
 func (s *Store) ScanSweep(id string, sw *grid.Sweep, f ScanFuncs) error {
+	f = f.guarded()
 	pipeIdx := make(map[PipeKey]int, len(sw.Pipelines))
 	for i, p := range sw.Pipelines {
 		pipeIdx[NewPipeKey(p)] = i
