@@ -89,6 +89,12 @@ func checkBounds(src []byte, filename string) error {
 		return limitError(src, filename, 0, "the file is %d bytes, past the limit of %d bytes (4 MiB)",
 			len(src), MaxFileBytes)
 	}
+	if off := invalidUTF8(src); off >= 0 {
+		// HCL's lexer reads some invalid sequences as names that swallow
+		// the next byte, a quote or a brace included: refuse them first.
+		return diagError(src, filename, off, "syntax",
+			"invalid character encoding (byte 0x%02x); a grid file is UTF-8 text", src[off])
+	}
 	if v := scanBytes(src, newMeter()); v != nil {
 		return limitError(src, filename, v.off, "%s", v.msg)
 	}
@@ -102,9 +108,31 @@ func checkBounds(src []byte, filename string) error {
 // limitError returns an *Error with one "limit" diagnostic at byte off of
 // src.
 func limitError(src []byte, filename string, off int, format string, a ...any) error {
+	return diagError(src, filename, off, limitField, format, a...)
+}
+
+// diagError returns an *Error with one diagnostic at byte off of src.
+func diagError(src []byte, filename string, off int, field, format string, a ...any) error {
 	line, col := position(src, off)
 	return &Error{Diagnostics: []Diagnostic{{Filename: filename, Line: line, Column: col,
-		Field: limitField, Message: fmt.Sprintf(format, a...)}}}
+		Field: field, Message: fmt.Sprintf(format, a...)}}}
+}
+
+// invalidUTF8 returns the offset of the first byte of src that is not
+// valid UTF-8, or -1.
+func invalidUTF8(src []byte) int {
+	for i := 0; i < len(src); {
+		if src[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return -1
 }
 
 // position returns the 1-based line and column (in characters) of byte

@@ -6,6 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
@@ -168,6 +169,8 @@ func (s *scanner) lineComment() {
 }
 
 // heredocOpener reads "<<EOT" or "<<-EOT" and its line break, if there.
+// A marker with non-ASCII letters is left to HCL's lexer, whose Unicode
+// tables may be newer than Go's.
 func (s *scanner) heredocOpener() bool {
 	start := s.i + 2
 	if s.at(s.i+1) != '<' {
@@ -176,13 +179,23 @@ func (s *scanner) heredocOpener() bool {
 	if s.at(start) == '-' {
 		start++
 	}
-	end := identEnd(s.src, start)
+	end, ascii := start, true
+	for end < len(s.src) && (s.src[end] >= utf8.RuneSelf || isIDContinue(rune(s.src[end])) || s.src[end] == '-') {
+		ascii = ascii && s.src[end] < utf8.RuneSelf
+		end++
+	}
 	nl := end
 	if s.at(nl) == '\r' {
 		nl++
 	}
-	if end == start || s.at(nl) != '\n' {
+	if end == start || s.at(nl) != '\n' || ascii && identEnd(s.src[:end], start) != end {
 		return false
+	}
+	if !ascii {
+		toks, _ := hclsyntax.LexConfig(s.src[s.i:nl+1], "", hcl.InitialPos)
+		if toks[0].Type != hclsyntax.TokenOHeredoc || len(toks[0].Bytes) != nl+1-s.i {
+			return false
+		}
 	}
 	s.docs = append(s.docs, heredoc{marker: s.src[start:end], bol: true})
 	s.modes = append(s.modes, mHeredoc)
@@ -248,27 +261,22 @@ func (s *scanner) quoted() {
 	case '$', '%':
 		s.template(c)
 	case '\\':
-		n := utf8Len(s.src[i+1:])
-		if next := s.at(i + 1); n == 0 || next == '\n' || next == '\r' {
+		if next := s.at(i + 1); next == '\n' || next == '\r' || i+1 == len(s.src) {
 			s.emit(kPunct, i+1) // an invalid token to HCL's lexer
 			return
 		}
+		_, n := utf8.DecodeRune(s.src[i+1:])
 		s.emit(kText, i+1+n)
 	default:
-		if utf8Len(s.src[i:]) == 0 {
-			s.emit(kPunct, i+1)
-			return
-		}
-		j := i
-		for j < len(s.src) && strings.IndexByte(`"$%\`, s.src[j]) < 0 && utf8Len(s.src[j:]) > 0 {
-			j += utf8Len(s.src[j:])
+		j := i + 1
+		for j < len(s.src) && strings.IndexByte(`"$%\`, s.src[j]) < 0 {
+			j++
 		}
 		s.emit(kText, j)
 	}
 }
 
-// heredoc reads one token of a heredoc: a sequence, an invalid byte, or a
-// piece of text up to and including a line break. A line alone with the
+// heredoc reads one token of a heredoc: a sequence or a piece of text up to and including a line break. A line alone with the
 // marker, but for spaces, closes the heredoc.
 func (s *scanner) heredoc() {
 	d := &s.docs[len(s.docs)-1]
@@ -278,13 +286,9 @@ func (s *scanner) heredoc() {
 		s.template(c)
 		return
 	}
-	if utf8Len(s.src[i:]) == 0 {
-		s.emit(kPunct, i+1) // keeps bol, as in HCL's lexer
-		return
-	}
 	j := i
-	for j < len(s.src) && strings.IndexByte("$%\r\n", s.src[j]) < 0 && utf8Len(s.src[j:]) > 0 {
-		j += utf8Len(s.src[j:])
+	for j < len(s.src) && strings.IndexByte("$%\r\n", s.src[j]) < 0 {
+		j++
 	}
 	eol := j
 	if s.at(eol) == '\r' {
@@ -368,37 +372,6 @@ func isIDContinue(r rune) bool {
 		!unicode.In(r, unicode.Pattern_Syntax, unicode.Pattern_White_Space)
 }
 
-// utf8Len returns the length of the character at the start of b as HCL's
-// lexer sees it (a lead byte and its continuation bytes), or 0 for an
-// invalid byte.
-func utf8Len(b []byte) int {
-	if len(b) == 0 {
-		return 0
-	}
-	var n int
-	switch c := b[0]; {
-	case c < 0x80:
-		return 1
-	case c >= 0xc0 && c <= 0xdf:
-		n = 2
-	case c >= 0xe0 && c <= 0xef:
-		n = 3
-	case c >= 0xf0 && c <= 0xf7:
-		n = 4
-	default:
-		return 0
-	}
-	if len(b) < n {
-		return 0
-	}
-	for _, c := range b[1:n] {
-		if c < 0x80 || c > 0xbf {
-			return 0
-		}
-	}
-	return n
-}
-
 // twoChar are the tokens of two or three characters that are not names,
 // numbers, comments or brackets.
 var twoChar = map[string]tokKind{
@@ -436,5 +409,6 @@ func punct(b []byte) (tokKind, int) {
 	case ']':
 		return kCloseBrack, 1
 	}
-	return kPunct, max(1, utf8Len(b))
+	_, n := utf8.DecodeRune(b)
+	return kPunct, n
 }
