@@ -21,7 +21,8 @@ type Diagnostic struct {
 	Column   int    // 1-based column (in characters) of the offending token
 	// Field is the dotted path of the offending setting inside its sweep,
 	// e.g. "missingness.rate", "learner.tree", "seed"; "syntax" for HCL
-	// syntax errors and "sweep" for problems with the sweep block itself.
+	// syntax errors, "sweep" for problems with the sweep block itself and
+	// "limit" for a file past one of the input limits (MaxDepth, ...).
 	Field   string
 	Message string
 }

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
 // FuzzParse: any input either parses into sweeps whose scenarios all
-// validate, or fails with an *Error wrapping ErrInvalid; it never panics.
+// validate, or fails with an *Error wrapping ErrInvalid; it never panics
+// nor overflows the stack.
 func FuzzParse(f *testing.F) {
 	paths, _ := filepath.Glob("testdata/*.hcl")
 	more, _ := filepath.Glob("../../examples/*.hcl")
@@ -16,6 +18,20 @@ func FuzzParse(f *testing.F) {
 		if src, err := os.ReadFile(p); err == nil {
 			f.Add(src)
 		}
+	}
+	// Deep nesting, which used to overflow the HCL parser's stack, and
+	// nesting just within MaxDepth.
+	const n = 100_000
+	for _, src := range []string{
+		"x = " + strings.Repeat("[", n) + strings.Repeat("]", n),
+		strings.Repeat("a {\n", n) + strings.Repeat("}\n", n),
+		"x = " + strings.Repeat(`"${`, n) + strings.Repeat(`}"`, n),
+		"x = " + strings.Repeat("-", n) + "1",
+		"sweep \"s\" {\n  seed = 1\n  repetitions = " + strings.Repeat("(", MaxDepth-1) + "2" +
+			strings.Repeat(")", MaxDepth-1) + "\n  data {\n    model = \"quadratic\"\n  }\n" +
+			"  pipelines {\n    names = [\"tree/mia\"]\n  }\n}\n",
+	} {
+		f.Add([]byte(src))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file, err := Parse(src, "fuzz.hcl", testOpts)
