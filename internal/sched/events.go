@@ -85,9 +85,9 @@ func (s *Scheduler) Held(w *Worker) []uint64 {
 // token (made up, of an expired, released or revoked lease, of another
 // job, or issued by an earlier coordinator process: tokens are random per
 // process) is refused with ok false, and the worker should drop the job.
-// So after a coordinator restart held jobs are never adopted: they run
-// again, and a result is accepted only under a lease the new process
-// issued.
+// The scheduler alone cannot recognise a lease of an earlier coordinator
+// process; the coordinator does so with a signed proof and then calls
+// AdoptVouched.
 func (s *Scheduler) Adopt(w *Worker, sweepID string, job int, token uint64) (g Grant, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -108,6 +108,34 @@ func (s *Scheduler) Adopt(w *Worker, sweepID string, job int, token uint64) (g G
 	} else if i := slices.Index(f.orphans, token); i >= 0 {
 		f.orphans = slices.Delete(f.orphans, i, i+1)
 	} else {
+		return Grant{}, false
+	}
+	f.queued = false // a stale queue entry is skipped by nextJob
+	return s.grant(w, sw, j), true
+}
+
+// AdoptVouched gives w a fresh lease on a job it holds under a token the
+// scheduler cannot check itself, because the caller has verified the
+// lease's proof instead (the coordinator signs every lease with a key
+// its store keeps, so a restarted coordinator can recognise leases of its
+// earlier life). The job must still be pending: not done, failed, being
+// stored or of a cancelled sweep; ok is false otherwise, and the worker
+// should drop the job. Other leases of the job stay (first valid result
+// wins).
+func (s *Scheduler) AdoptVouched(w *Worker, sweepID string, job int) (g Grant, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sw := s.byID[sweepID]
+	if w.gone || sw == nil || sw.cancelled || job < 0 || job >= sw.n || sw.done.has(job) || sw.failed.has(job) {
+		return Grant{}, false
+	}
+	j := int32(job)
+	f := sw.flights[j]
+	if f == nil {
+		f = &flight{}
+		sw.flights[j] = f
+	}
+	if f.committing {
 		return Grant{}, false
 	}
 	f.queued = false // a stale queue entry is skipped by nextJob

@@ -59,6 +59,7 @@ type Coordinator struct {
 	commit  commitClock
 	backlog *backlog
 	st      *store.Store
+	signer  signer // signs leases, so held jobs can be adopted after a restart
 	writer  *store.Writer
 	sched   *sched.Scheduler
 
@@ -96,6 +97,12 @@ func Open(dir string, opts Options) (*Coordinator, error) {
 		return nil, err
 	}
 	c.st = st
+	key, err := st.LeaseKey()
+	if err != nil {
+		st.Close()
+		return nil, err
+	}
+	c.signer = signer{key: key}
 	c.sched = sched.New(sched.Options{Clock: opts.Clock, LeaseTTL: opts.LeaseTTL, MaxDeliveries: opts.MaxDeliveries,
 		SpeculateAfter: opts.SpeculateAfter, OnLeaseEnd: c.leaseEnded})
 	c.writer = st.NewWriter(opts.Writer, c.committed)

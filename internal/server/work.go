@@ -103,6 +103,7 @@ func (ws *workStream) welcome(h *pb.Hello) error {
 		jobs[key], tokens[held.GetToken()] = true, true
 		if g, ok := ws.adopt(held, fresh); ok {
 			rb.NewToken, rb.DeadlineUnixNano = g.Token, g.Deadline.UnixNano()
+			rb.Proof = ws.c.signer.proof(g.Sweep.ID, int64(g.Job), g.Token)
 		} else {
 			refused++
 		}
@@ -115,12 +116,19 @@ func (ws *workStream) welcome(h *pb.Hello) error {
 }
 
 // adopt rebinds one held job to this stream if fresh (not a duplicate
-// nor past the bound) and the scheduler accepts its token.
+// nor past the bound) and either the scheduler accepts its token (a
+// current lease, or one lost with a broken stream) or the claim carries
+// the proof this coordinator's store key gave the lease (a lease of an
+// earlier life of the coordinator, or one that expired while the worker
+// was cut off): a made-up claim has neither.
 func (ws *workStream) adopt(held *pb.Held, fresh bool) (sched.Grant, bool) {
 	if !fresh {
 		return sched.Grant{}, false
 	}
 	g, ok := ws.c.sched.Adopt(ws.w, held.GetSweepId(), int(held.GetJob()), held.GetToken())
+	if !ok && ws.c.signer.verify(held.GetSweepId(), held.GetJob(), held.GetToken(), held.GetProof()) {
+		g, ok = ws.c.sched.AdoptVouched(ws.w, held.GetSweepId(), int(held.GetJob()))
+	}
 	if ok {
 		ws.specs[held.GetSweepId()] = true // the worker has it: it runs the job
 		ws.c.obs.Granted(g.Sweep.ID, 1)
@@ -168,7 +176,8 @@ func (ws *workStream) sendJobs(grants []sched.Grant) error {
 				pipes[i] = int32(p)
 			}
 			batch.Jobs = append(batch.Jobs, &pb.Job{Job: int64(g.Job), Scenario: int32(g.Scenario),
-				Repetition: int32(g.Rep), Pipelines: pipes, Token: g.Token, DeadlineUnixNano: g.Deadline.UnixNano()})
+				Repetition: int32(g.Rep), Pipelines: pipes, Token: g.Token, DeadlineUnixNano: g.Deadline.UnixNano(),
+				Proof: ws.c.signer.proof(sw.ID, int64(g.Job), g.Token)})
 		}
 		ws.c.obs.Granted(sw.ID, len(batch.Jobs))
 		grants = rest

@@ -14,6 +14,7 @@ import (
 // The whole on-disk layout lives in this file. Every bucket is top-level.
 //
 //	meta      "schema"                      → SchemaVersion
+//	meta      "lease-key"                   → 32 random bytes, made once (see LeaseKey)
 //	sweeps    sweep id (64 hex bytes)       → JSON sweepRecord
 //	draws     DrawKey (16)                  → JSON drawRecord {seed, scenario}
 //	pipelines PipeKey (8)                   → JSON grid.Pipeline
@@ -38,7 +39,8 @@ var (
 
 	allBuckets = [][]byte{bucketMeta, bucketSweeps, bucketDraws, bucketPipelines, bucketResults, bucketFailures}
 
-	keySchema = []byte("schema")
+	keySchema   = []byte("schema")
+	keyLeaseKey = []byte("lease-key")
 )
 
 // SchemaVersion is written once into a new store; Open refuses a store

@@ -103,7 +103,7 @@ func (w *Worker) hello() *pb.Hello {
 		h.Capacity = 0 // the coordinator clamps to 1; drained jobs are released at once
 	}
 	for _, j := range w.jobs {
-		h.Held = append(h.Held, &pb.Held{SweepId: j.key.sweep, Job: j.key.job, Token: j.token})
+		h.Held = append(h.Held, &pb.Held{SweepId: j.key.sweep, Job: j.key.job, Token: j.token, Proof: j.proof})
 	}
 	for id := range w.specs {
 		h.CachedSweeps = append(h.CachedSweeps, id)
@@ -128,7 +128,7 @@ func (w *Worker) start(s *session, held []*pb.Held, rebinds []*pb.Rebind) {
 			continue
 		}
 		delete(w.byToken, j.token)
-		j.token = rb.GetNewToken()
+		j.token, j.proof = rb.GetNewToken(), rb.GetProof()
 		w.byToken[j.token] = j
 	}
 	for _, j := range w.jobs {

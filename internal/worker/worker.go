@@ -69,6 +69,7 @@ type jobKey struct {
 type job struct {
 	key      jobKey
 	token    uint64
+	proof    []byte // the lease's Job.proof, returned in Held on reconnection
 	scenario int
 	rep      int
 	pipes    []int
@@ -281,7 +282,7 @@ func (w *Worker) addJobs(b *pb.JobBatch) (release []uint64) {
 			release = append(release, pj.GetToken())
 			continue
 		}
-		j := &job{key: jobKey{b.GetSweepId(), pj.GetJob()}, token: pj.GetToken(),
+		j := &job{key: jobKey{b.GetSweepId(), pj.GetJob()}, token: pj.GetToken(), proof: pj.GetProof(),
 			scenario: int(pj.GetScenario()), rep: int(pj.GetRepetition())}
 		for _, p := range pj.GetPipelines() {
 			j.pipes = append(j.pipes, int(p))

@@ -1288,6 +1288,7 @@ type Held struct {
 	SweepId       string                 `protobuf:"bytes,1,opt,name=sweep_id,json=sweepId,proto3" json:"sweep_id,omitempty"`
 	Job           int64                  `protobuf:"varint,2,opt,name=job,proto3" json:"job,omitempty"`
 	Token         uint64                 `protobuf:"varint,3,opt,name=token,proto3" json:"token,omitempty"`
+	Proof         []byte                 `protobuf:"bytes,4,opt,name=proof,proto3" json:"proof,omitempty"` // Job.proof of that lease, returned unchanged
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1341,6 +1342,13 @@ func (x *Held) GetToken() uint64 {
 		return x.Token
 	}
 	return 0
+}
+
+func (x *Held) GetProof() []byte {
+	if x != nil {
+		return x.Proof
+	}
+	return nil
 }
 
 // Welcome answers Hello.
@@ -1411,6 +1419,7 @@ type Rebind struct {
 	OldToken         uint64                 `protobuf:"varint,1,opt,name=old_token,json=oldToken,proto3" json:"old_token,omitempty"`
 	NewToken         uint64                 `protobuf:"varint,2,opt,name=new_token,json=newToken,proto3" json:"new_token,omitempty"`
 	DeadlineUnixNano int64                  `protobuf:"varint,3,opt,name=deadline_unix_nano,json=deadlineUnixNano,proto3" json:"deadline_unix_nano,omitempty"`
+	Proof            []byte                 `protobuf:"bytes,4,opt,name=proof,proto3" json:"proof,omitempty"` // the new lease's Job.proof
 	unknownFields    protoimpl.UnknownFields
 	sizeCache        protoimpl.SizeCache
 }
@@ -1464,6 +1473,13 @@ func (x *Rebind) GetDeadlineUnixNano() int64 {
 		return x.DeadlineUnixNano
 	}
 	return 0
+}
+
+func (x *Rebind) GetProof() []byte {
+	if x != nil {
+		return x.Proof
+	}
+	return nil
 }
 
 // SweepSpecMessage delivers a sweep's spec before its first job on a stream.
@@ -1581,8 +1597,13 @@ type Job struct {
 	Pipelines        []int32                `protobuf:"varint,4,rep,packed,name=pipelines,proto3" json:"pipelines,omitempty"` // indices into the spec's pipelines still to run
 	Token            uint64                 `protobuf:"varint,5,opt,name=token,proto3" json:"token,omitempty"`                // lease token; results must carry it
 	DeadlineUnixNano int64                  `protobuf:"varint,6,opt,name=deadline_unix_nano,json=deadlineUnixNano,proto3" json:"deadline_unix_nano,omitempty"`
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// proof binds the lease to (sweep, job, token) under a key only the
+	// coordinator's store holds (an HMAC); a worker keeps it with the job
+	// and returns it in Held, so that a restarted coordinator can tell a
+	// job it really leased from a made-up claim. Opaque to workers.
+	Proof         []byte `protobuf:"bytes,7,opt,name=proof,proto3" json:"proof,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Job) Reset() {
@@ -1655,6 +1676,13 @@ func (x *Job) GetDeadlineUnixNano() int64 {
 		return x.DeadlineUnixNano
 	}
 	return 0
+}
+
+func (x *Job) GetProof() []byte {
+	if x != nil {
+		return x.Proof
+	}
+	return nil
 }
 
 // Heartbeat extends the leases named by tokens.
@@ -2218,25 +2246,27 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\tworker_id\x18\x01 \x01(\tR\bworkerId\x12\x1a\n" +
 	"\bcapacity\x18\x02 \x01(\x05R\bcapacity\x12$\n" +
 	"\x04held\x18\x03 \x03(\v2\x10.misslab.v1.HeldR\x04held\x12#\n" +
-	"\rcached_sweeps\x18\x04 \x03(\tR\fcachedSweeps\"I\n" +
+	"\rcached_sweeps\x18\x04 \x03(\tR\fcachedSweeps\"_\n" +
 	"\x04Held\x12\x19\n" +
 	"\bsweep_id\x18\x01 \x01(\tR\asweepId\x12\x10\n" +
 	"\x03job\x18\x02 \x01(\x03R\x03job\x12\x14\n" +
-	"\x05token\x18\x03 \x01(\x04R\x05token\"\x89\x01\n" +
+	"\x05token\x18\x03 \x01(\x04R\x05token\x12\x14\n" +
+	"\x05proof\x18\x04 \x01(\fR\x05proof\"\x89\x01\n" +
 	"\aWelcome\x12+\n" +
 	"\x11heartbeat_seconds\x18\x01 \x01(\x01R\x10heartbeatSeconds\x12#\n" +
 	"\rlease_seconds\x18\x02 \x01(\x01R\fleaseSeconds\x12,\n" +
-	"\arebinds\x18\x03 \x03(\v2\x12.misslab.v1.RebindR\arebinds\"p\n" +
+	"\arebinds\x18\x03 \x03(\v2\x12.misslab.v1.RebindR\arebinds\"\x86\x01\n" +
 	"\x06Rebind\x12\x1b\n" +
 	"\told_token\x18\x01 \x01(\x04R\boldToken\x12\x1b\n" +
 	"\tnew_token\x18\x02 \x01(\x04R\bnewToken\x12,\n" +
-	"\x12deadline_unix_nano\x18\x03 \x01(\x03R\x10deadlineUnixNano\"X\n" +
+	"\x12deadline_unix_nano\x18\x03 \x01(\x03R\x10deadlineUnixNano\x12\x14\n" +
+	"\x05proof\x18\x04 \x01(\fR\x05proof\"X\n" +
 	"\x10SweepSpecMessage\x12\x19\n" +
 	"\bsweep_id\x18\x01 \x01(\tR\asweepId\x12)\n" +
 	"\x04spec\x18\x02 \x01(\v2\x15.misslab.v1.SweepSpecR\x04spec\"J\n" +
 	"\bJobBatch\x12\x19\n" +
 	"\bsweep_id\x18\x01 \x01(\tR\asweepId\x12#\n" +
-	"\x04jobs\x18\x02 \x03(\v2\x0f.misslab.v1.JobR\x04jobs\"\xb5\x01\n" +
+	"\x04jobs\x18\x02 \x03(\v2\x0f.misslab.v1.JobR\x04jobs\"\xcb\x01\n" +
 	"\x03Job\x12\x10\n" +
 	"\x03job\x18\x01 \x01(\x03R\x03job\x12\x1a\n" +
 	"\bscenario\x18\x02 \x01(\x05R\bscenario\x12\x1e\n" +
@@ -2245,7 +2275,8 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"repetition\x12\x1c\n" +
 	"\tpipelines\x18\x04 \x03(\x05R\tpipelines\x12\x14\n" +
 	"\x05token\x18\x05 \x01(\x04R\x05token\x12,\n" +
-	"\x12deadline_unix_nano\x18\x06 \x01(\x03R\x10deadlineUnixNano\"#\n" +
+	"\x12deadline_unix_nano\x18\x06 \x01(\x03R\x10deadlineUnixNano\x12\x14\n" +
+	"\x05proof\x18\a \x01(\fR\x05proof\"#\n" +
 	"\tHeartbeat\x12\x16\n" +
 	"\x06tokens\x18\x01 \x03(\x04R\x06tokens\">\n" +
 	"\vResultBatch\x12/\n" +
