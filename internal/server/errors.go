@@ -42,6 +42,8 @@ func toStatus(err error) error {
 		code = codes.Unavailable
 	case errors.Is(err, store.ErrSchema):
 		code = codes.FailedPrecondition
+	case errors.Is(err, store.ErrCorrupt):
+		code = codes.DataLoss
 	case errors.Is(err, auth.ErrUnauthenticated):
 		code = codes.Unauthenticated
 	case errors.Is(err, auth.ErrWrongCluster):
