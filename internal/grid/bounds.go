@@ -38,16 +38,23 @@ const (
 	MaxBlocks = 10_000
 	// MaxTokens is the largest number of tokens in a file: each name,
 	// number, operator, bracket, comma, piece of string, comment and line
-	// break counts one. HCL holds about 0.5 to 1 KB per token while
-	// parsing, so this keeps a parse under about 100 MB.
+	// break counts one. Parsing allocates about 1 KB per token, so a file
+	// at this limit costs at most about 150 MB and a fraction of a second.
 	MaxTokens = 100_000
-	// MaxNumberLength is the longest number accepted, in characters (HCL
-	// converts numbers in time quadratic in their length).
+	// MaxNumberLength is the longest number accepted, in characters: HCL
+	// converts numbers in time and memory that grow faster than their
+	// length (a million digits take 3 s and 2 GB).
 	MaxNumberLength = 100
 	// MaxExponent is the largest exponent accepted in a number, in
-	// magnitude: float64 spans about 1e±308, and formatting a number with
-	// a larger exponent in a message takes HCL's library seconds.
+	// magnitude: float64 spans about 1e±308, and writing a number with a
+	// larger exponent in a diagnostic takes math/big seconds (1e-99999: 7 s).
 	MaxExponent = 400
+	// MaxStringPieces is the largest number of pieces of text in one
+	// string or heredoc: a heredoc has one per line, and text is also cut
+	// around each template sequence and each "$" or "%" that opens none.
+	// HCL's parser joins the pieces by copying, in time and memory that
+	// grow with their number times the length of the string.
+	MaxStringPieces = 64
 )
 
 // limitField is the Diagnostic.Field of an error for a file past a limit.
@@ -76,8 +83,8 @@ func readFile(path string) ([]byte, error) {
 	return src, nil
 }
 
-// checkBounds returns an *Error for the first limit that src exceeds, or
-// nil. It checks twice, each time in one pass that neither recurses nor
+// checkBounds returns an *Error for invalid UTF-8 or for the first limit
+// that src exceeds, or nil. It checks the limits twice, each time in one pass that neither recurses nor
 // holds more than O(MaxDepth) state: first on the bytes, with a scanner
 // that tokenizes like HCL's lexer (strings, escapes, template sequences,
 // heredocs, comments), so that an oversized file is refused before
@@ -96,11 +103,11 @@ func checkBounds(src []byte, filename string) error {
 			"invalid character encoding (byte 0x%02x); a grid file is UTF-8 text", src[off])
 	}
 	if v := scanBytes(src, newMeter()); v != nil {
-		return limitError(src, filename, v.off, "%s", v.msg)
+		return diagError(src, filename, v.off, v.field, "%s", v.msg)
 	}
 	toks, _ := hclsyntax.LexConfig(src, filename, hcl.InitialPos)
 	if v := scanTokens(toks, newMeter()); v != nil {
-		return limitError(src, filename, v.off, "%s", v.msg)
+		return diagError(src, filename, v.off, v.field, "%s", v.msg)
 	}
 	return nil
 }
@@ -151,8 +158,9 @@ var bom = []byte("\xef\xbb\xbf")
 
 // violation is the first limit exceeded: where and what.
 type violation struct {
-	off int
-	msg string
+	off   int
+	field string // the Diagnostic.Field: limitField, or "syntax"
+	msg   string
 }
 
 // tokKind classifies a token for the meter.
@@ -248,13 +256,12 @@ func (m *meter) add(k tokKind, off int, text []byte) bool {
 	}
 	top := &m.stack[len(m.stack)-1]
 	switch k {
-	case kText, kComment:
+	case kText:
+		return m.piece(top, off)
+	case kComment:
 		return true
 	case kNewline:
-		if top.kind == fBody || top.kind == fObject {
-			m.settle(top)
-			top.fresh, top.assign = top.kind == fBody, false
-		}
+		m.newline(top)
 		return true
 	}
 	ctl, index := m.ctl, m.operand
@@ -273,16 +280,33 @@ func (m *meter) add(k tokKind, off int, text []byte) bool {
 	case kTerm:
 		return m.term(text, off, ctl)
 	case kOpenBrack:
-		if index && !m.level(top, off) {
-			return false
-		}
-		return m.push(fList, off)
+		return (!index || m.level(top, off)) && m.push(fList, off)
 	case kOpenBrace:
 		return m.openBrace(top, off)
 	default:
 		return m.other(top, k, off)
 	}
 	return true
+}
+
+// piece counts a piece of text of a string or heredoc.
+func (m *meter) piece(top *frame, off int) bool {
+	if top.kind != fQuote && top.kind != fHeredoc {
+		return true
+	}
+	if top.elems++; top.elems > MaxStringPieces {
+		return m.fail(off, "piece %d of the string is past the limit of %d pieces per string or heredoc "+
+			"(one per line, and more around each ${, %%{, $ or %%)", top.elems, MaxStringPieces)
+	}
+	return true
+}
+
+// newline ends the item or the expression in a body or an object.
+func (m *meter) newline(top *frame) {
+	if top.kind == fBody || top.kind == fObject {
+		m.settle(top)
+		top.fresh, top.assign = top.kind == fBody, false
+	}
 }
 
 // other opens or closes the frame of token k, if any.
@@ -426,7 +450,13 @@ func (m *meter) deep(off int) bool {
 		"template sequence and operator adds a level", MaxDepth)
 }
 
+// fail records a limit exceeded at off.
 func (m *meter) fail(off int, format string, a ...any) bool {
-	m.bad = &violation{off: off, msg: fmt.Sprintf(format, a...)}
+	return m.refuse(off, limitField, format, a...)
+}
+
+// refuse records a problem with field at off.
+func (m *meter) refuse(off int, field, format string, a ...any) bool {
+	m.bad = &violation{off: off, field: field, msg: fmt.Sprintf(format, a...)}
 	return false
 }

@@ -40,22 +40,41 @@ func scanTokens(toks hclsyntax.Tokens, m *meter) *violation {
 // tokenKinds maps HCL's token types to the meter's kinds; names and
 // numbers are kTerm and every other type is kPunct.
 var tokenKinds = map[hclsyntax.TokenType]tokKind{
-	hclsyntax.TokenQuotedLit: kText, hclsyntax.TokenStringLit: kText, hclsyntax.TokenQuotedNewline: kText,
-	hclsyntax.TokenComment: kComment, hclsyntax.TokenNewline: kNewline,
-	hclsyntax.TokenComma: kComma, hclsyntax.TokenEqual: kEquals,
-	hclsyntax.TokenOParen: kOpenParen, hclsyntax.TokenCParen: kCloseParen,
-	hclsyntax.TokenOBrack: kOpenBrack, hclsyntax.TokenCBrack: kCloseBrack,
-	hclsyntax.TokenOBrace: kOpenBrace, hclsyntax.TokenCBrace: kCloseBrace,
-	hclsyntax.TokenTemplateInterp: kOpenSeq, hclsyntax.TokenTemplateControl: kOpenCtl,
-	hclsyntax.TokenTemplateSeqEnd: kCloseSeq,
-	hclsyntax.TokenOQuote:         kOpenQuote, hclsyntax.TokenCQuote: kCloseQuote,
-	hclsyntax.TokenOHeredoc: kOpenHeredoc, hclsyntax.TokenCHeredoc: kCloseHeredoc,
-	hclsyntax.TokenMinus: kOp, hclsyntax.TokenBang: kOp, hclsyntax.TokenPlus: kOp,
-	hclsyntax.TokenStar: kOp, hclsyntax.TokenSlash: kOp, hclsyntax.TokenPercent: kOp,
-	hclsyntax.TokenAnd: kOp, hclsyntax.TokenOr: kOp, hclsyntax.TokenQuestion: kOp,
-	hclsyntax.TokenEqualOp: kOp, hclsyntax.TokenNotEqual: kOp,
-	hclsyntax.TokenLessThan: kOp, hclsyntax.TokenGreaterThan: kOp,
-	hclsyntax.TokenLessThanEq: kOp, hclsyntax.TokenGreaterThanEq: kOp,
+	hclsyntax.TokenQuotedLit:       kText,
+	hclsyntax.TokenStringLit:       kText,
+	hclsyntax.TokenQuotedNewline:   kPunct,
+	hclsyntax.TokenComment:         kComment,
+	hclsyntax.TokenNewline:         kNewline,
+	hclsyntax.TokenComma:           kComma,
+	hclsyntax.TokenEqual:           kEquals,
+	hclsyntax.TokenOParen:          kOpenParen,
+	hclsyntax.TokenCParen:          kCloseParen,
+	hclsyntax.TokenOBrack:          kOpenBrack,
+	hclsyntax.TokenCBrack:          kCloseBrack,
+	hclsyntax.TokenOBrace:          kOpenBrace,
+	hclsyntax.TokenCBrace:          kCloseBrace,
+	hclsyntax.TokenTemplateInterp:  kOpenSeq,
+	hclsyntax.TokenTemplateControl: kOpenCtl,
+	hclsyntax.TokenTemplateSeqEnd:  kCloseSeq,
+	hclsyntax.TokenOQuote:          kOpenQuote,
+	hclsyntax.TokenCQuote:          kCloseQuote,
+	hclsyntax.TokenOHeredoc:        kOpenHeredoc,
+	hclsyntax.TokenCHeredoc:        kCloseHeredoc,
+	hclsyntax.TokenMinus:           kOp,
+	hclsyntax.TokenBang:            kOp,
+	hclsyntax.TokenPlus:            kOp,
+	hclsyntax.TokenStar:            kOp,
+	hclsyntax.TokenSlash:           kOp,
+	hclsyntax.TokenPercent:         kOp,
+	hclsyntax.TokenAnd:             kOp,
+	hclsyntax.TokenOr:              kOp,
+	hclsyntax.TokenQuestion:        kOp,
+	hclsyntax.TokenEqualOp:         kOp,
+	hclsyntax.TokenNotEqual:        kOp,
+	hclsyntax.TokenLessThan:        kOp,
+	hclsyntax.TokenGreaterThan:     kOp,
+	hclsyntax.TokenLessThanEq:      kOp,
+	hclsyntax.TokenGreaterThanEq:   kOp,
 }
 
 // lexMode is the state of HCL's lexer: code, a quoted string, a heredoc.
@@ -78,6 +97,8 @@ type scanner struct {
 	braces int       // "{" and template sequences open, as the lexer counts them
 	seqs   []int     // values of braces at which "}" ends a template sequence
 	docs   []heredoc // open heredocs, innermost last
+	// lastClose is the offset of the last "*/" in src, or -1.
+	lastClose int
 }
 
 type heredoc struct {
@@ -87,7 +108,7 @@ type heredoc struct {
 
 // scanBytes feeds the tokens of src to m and returns the first violation.
 func scanBytes(src []byte, m *meter) *violation {
-	s := &scanner{src: src, m: m, modes: []lexMode{mCode}}
+	s := &scanner{src: src, m: m, modes: []lexMode{mCode}, lastClose: bytes.LastIndex(src, []byte("*/"))}
 	if bytes.HasPrefix(src, bom) {
 		s.i = len(bom)
 	}
@@ -130,8 +151,8 @@ func (s *scanner) code() {
 		s.emit(kNewline, i+2)
 	case c == '#' || c == '/' && next == '/':
 		s.lineComment()
-	case c == '/' && next == '*' && bytes.Contains(s.src[i+2:], []byte("*/")):
-		s.emit(kComment, i+4+bytes.Index(s.src[i+2:], []byte("*/")))
+	case c == '/' && next == '*':
+		s.blockComment()
 	case c >= '0' && c <= '9':
 		s.emit(kTerm, numberEnd(s.src, i))
 	case c == '"':
@@ -166,6 +187,17 @@ func (s *scanner) lineComment() {
 	nl += s.i
 	s.emit(kComment, nl+1)
 	s.m.add(kNewline, nl, s.src[nl:nl+1])
+}
+
+// blockComment reads a /* */ comment. One without its end is refused:
+// HCL's lexer would search the rest of the file for the end from each
+// "/*", in time quadratic in the size of the file.
+func (s *scanner) blockComment() {
+	if s.lastClose < s.i+2 {
+		s.m.refuse(s.i, "syntax", "the comment has no end: %q without %q", "/*", "*/")
+		return
+	}
+	s.emit(kComment, s.i+4+bytes.Index(s.src[s.i+2:], []byte("*/")))
 }
 
 // heredocOpener reads "<<EOT" or "<<-EOT" and its line break, if there.
@@ -221,34 +253,42 @@ func (s *scanner) closeBrace(end int, tilde bool) {
 	s.emit(kCloseBrace, end)
 }
 
-// template reads a "$" or "%" in a string or heredoc: "${" or "%{" opens
-// a sequence, "$${" and "%%{" are escapes.
-func (s *scanner) template(c byte) {
+// template reads a "$" or "%" in a string or heredoc. "${" or "%{" opens
+// a sequence. Otherwise template returns the end of the text it starts
+// and whether it escapes a sequence: "$${" and "%%{" (and a "~" after
+// them) do, a "$" or "%" before anything else stands for itself; at the
+// end of the file it is an invalid token (end 0).
+func (s *scanner) template(c byte) (end int, escape bool) {
 	i := s.i
-	end := i + 2
+	end = i + 2
+	switch {
+	case s.at(i+1) == c && s.at(i+2) == '{':
+		end = i + 3
+		escape = true
+	case s.at(i+1) != '{' && i+1 < len(s.src):
+		return i + 1, false
+	case s.at(i+1) != '{':
+		s.emit(kPunct, i+1)
+		return 0, false
+	}
 	if s.at(end) == '~' {
 		end++
 	}
-	switch {
-	case s.at(i+1) == '{':
-		s.braces++
-		s.seqs = append(s.seqs, s.braces)
-		if n := len(s.docs); n > 0 {
-			s.docs[n-1].bol = false
-		}
-		s.modes = append(s.modes, mCode)
-		if c == '$' {
-			s.emit(kOpenSeq, end)
-		} else {
-			s.emit(kOpenCtl, end)
-		}
-	case s.at(i+1) == c && s.at(i+2) == '{':
-		s.emit(kText, i+3)
-	case i+1 == len(s.src): // HCL's lexer needs the next character
-		s.emit(kPunct, i+1)
-	default:
-		s.emit(kText, i+1)
+	if escape {
+		return end, true
 	}
+	s.braces++
+	s.seqs = append(s.seqs, s.braces)
+	if n := len(s.docs); n > 0 {
+		s.docs[n-1].bol = false
+	}
+	s.modes = append(s.modes, mCode)
+	if c == '$' {
+		s.emit(kOpenSeq, end)
+	} else {
+		s.emit(kOpenCtl, end)
+	}
+	return 0, false
 }
 
 // quoted reads one token of a quoted string.
@@ -259,55 +299,97 @@ func (s *scanner) quoted() {
 		s.modes = s.modes[:len(s.modes)-1]
 		s.emit(kCloseQuote, i+1)
 	case '$', '%':
-		s.template(c)
-	case '\\':
-		if next := s.at(i + 1); next == '\n' || next == '\r' || i+1 == len(s.src) {
-			s.emit(kPunct, i+1) // an invalid token to HCL's lexer
-			return
+		if end, _ := s.template(c); end > 0 {
+			s.emit(kText, end)
 		}
-		_, n := utf8.DecodeRune(s.src[i+1:])
-		s.emit(kText, i+1+n)
-	default:
+	case '\n', '\r':
 		j := i + 1
-		for j < len(s.src) && strings.IndexByte(`"$%\`, s.src[j]) < 0 {
+		for j < len(s.src) && (s.src[j] == '\n' || s.src[j] == '\r') {
 			j++
 		}
-		s.emit(kText, j)
+		s.emit(kPunct, j) // a line break in a quoted string: HCL's parser refuses it
+	default:
+		if end := quotedTextEnd(s.src, i); end > i {
+			s.emit(kText, end)
+			return
+		}
+		s.emit(kPunct, i+1) // "\" before a line break or at the end: invalid to HCL's lexer
 	}
 }
 
-// heredoc reads one token of a heredoc: a sequence or a piece of text up to and including a line break. A line alone with the
-// marker, but for spaces, closes the heredoc.
+// quotedTextEnd returns the end of the run of characters and escapes
+// ("\" and the next character) starting at src[i], up to a quote, "$",
+// "%", line break, or a "\" that escapes none.
+func quotedTextEnd(src []byte, i int) int {
+	for i < len(src) {
+		switch c := src[i]; {
+		case c == '\\':
+			if i+1 == len(src) || src[i+1] == '\n' || src[i+1] == '\r' {
+				return i
+			}
+			_, n := utf8.DecodeRune(src[i+1:])
+			i += 1 + n
+		case strings.IndexByte("\"$%\r\n", c) >= 0:
+			return i
+		default:
+			i++
+		}
+	}
+	return i
+}
+
+// heredoc reads one token of a heredoc: a sequence, or a piece of text up
+// to and including a line break. A line alone with the marker, but for
+// spaces, closes the heredoc.
 func (s *scanner) heredoc() {
 	d := &s.docs[len(s.docs)-1]
 	i, c := s.i, s.src[s.i]
 	if c == '$' || c == '%' {
+		end, escape := s.template(c)
+		if end == 0 {
+			return
+		}
+		// HCL's lexer joins an escape with the line break after it, and a
+		// lone "$" or "%" with the next byte when "\n" or "\r" follows it.
 		d.bol = false
-		s.template(c)
+		if nl := s.lineBreak(end); escape && nl > end {
+			end, d.bol = nl, true
+		} else if !escape && (s.at(i+2) == '\n' || s.at(i+2) == '\r') {
+			end, d.bol = i+2, true
+		}
+		s.emit(kText, end)
 		return
 	}
 	j := i
 	for j < len(s.src) && strings.IndexByte("$%\r\n", s.src[j]) < 0 {
 		j++
 	}
-	eol := j
-	if s.at(eol) == '\r' {
-		eol++
-	}
+	nl := s.lineBreak(j)
 	switch {
-	case s.at(eol) == '\n' && d.bol && bytes.Equal(bytes.TrimSpace(s.src[i:eol+1]), d.marker):
+	case nl > j && d.bol && bytes.Equal(bytes.TrimSpace(s.src[i:nl]), d.marker):
 		s.docs, s.modes = s.docs[:len(s.docs)-1], s.modes[:len(s.modes)-1]
 		s.emit(kCloseHeredoc, j)
-		s.emit(kNewline, eol+1)
-	case s.at(eol) == '\n':
+		s.emit(kNewline, nl)
+	case nl > j:
 		d.bol = true
-		s.emit(kText, eol+1)
+		s.emit(kText, nl)
 	case j > i:
 		d.bol = false
 		s.emit(kText, j)
 	default: // a "\r" alone: HCL's lexer stops; the rest is one invalid token
 		s.emit(kPunct, len(s.src))
 	}
+}
+
+// lineBreak returns the end of the "\n" or "\r\n" at src[i], or i.
+func (s *scanner) lineBreak(i int) int {
+	switch {
+	case s.at(i) == '\n':
+		return i + 1
+	case s.at(i) == '\r' && s.at(i+1) == '\n':
+		return i + 2
+	}
+	return i
 }
 
 // numberEnd returns the end of the number starting at src[i], a digit:
