@@ -11,51 +11,13 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-	dto "github.com/prometheus/client_model/go"
 
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/metrics"
+	"github.com/misslab/misslab/internal/metrics/metricstest"
 	"github.com/misslab/misslab/internal/sim"
 	"github.com/misslab/misslab/internal/worker"
 )
-
-// value returns the value of the metric name whose labels include want
-// (a counter's or gauge's value, a histogram's sample count); ok is false
-// when there is no such metric.
-func value(t *testing.T, g prometheus.Gatherer, name string, want map[string]string) (float64, bool) {
-	t.Helper()
-	fams, err := g.Gather()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range fams {
-		if f.GetName() != name {
-			continue
-		}
-	metric:
-		for _, m := range f.GetMetric() {
-			for _, lp := range m.GetLabel() {
-				if v, ok := want[lp.GetName()]; ok && v != lp.GetValue() {
-					continue metric
-				}
-			}
-			return number(m), true
-		}
-	}
-	return 0, false
-}
-
-func number(m *dto.Metric) float64 {
-	switch {
-	case m.Counter != nil:
-		return m.GetCounter().GetValue()
-	case m.Gauge != nil:
-		return m.GetGauge().GetValue()
-	case m.Histogram != nil:
-		return float64(m.GetHistogram().GetSampleCount())
-	}
-	return -1
-}
 
 func sweep(t *testing.T, reps int, rates []float64, pipes ...string) *grid.Sweep {
 	t.Helper()
@@ -72,11 +34,6 @@ func sweep(t *testing.T, reps int, rates []float64, pipes ...string) *grid.Sweep
 		sw.Pipelines = append(sw.Pipelines, grid.MustPipeline(p, nil))
 	}
 	return sw
-}
-
-func eq(w float64) func(float64) bool { return func(v float64) bool { return v == w } }
-func between(a, b float64) func(float64) bool {
-	return func(v float64) bool { return v >= a && v <= b }
 }
 
 func waitFor(t *testing.T, cond func() bool) {
@@ -128,7 +85,7 @@ func TestWorkerMetrics(t *testing.T) {
 	}
 	<-g.started
 	<-g.started
-	if v, _ := value(t, reg, "misslab_worker_busy_ratio", nil); v != 0.5 {
+	if v, _ := metricstest.Value(t, reg, "misslab_worker_busy_ratio", nil); v != 0.5 {
 		t.Errorf("busy ratio with 2 of 4 slots running = %v, want 0.5", v)
 	}
 	time.Sleep(20 * time.Millisecond)
@@ -148,23 +105,23 @@ func TestWorkerMetrics(t *testing.T) {
 		labels map[string]string
 		want   func(float64) bool
 	}{
-		{"misslab_worker_fits_total", map[string]string{"learner": "tree"}, eq(4)},
-		{"misslab_worker_fits_total", map[string]string{"learner": "forest"}, eq(2)},
-		{"misslab_worker_fits_total", map[string]string{"learner": "svm"}, eq(2)},
-		{"misslab_worker_fit_errors_total", map[string]string{"learner": "svm"}, eq(2)},
-		{"misslab_worker_fit_seconds_total", map[string]string{"learner": "tree"}, eq(1)},
-		{"misslab_worker_jobs_total", map[string]string{"result": "ok"}, eq(2)},
-		{"misslab_worker_jobs_total", map[string]string{"result": "error"}, eq(1)},
-		{"misslab_worker_busy_ratio", nil, eq(0)},
-		{"misslab_worker_slots", nil, eq(4)},
-		{"misslab_worker_busy_seconds_total", nil, between(0.04, 10)},
+		{"misslab_worker_fits_total", map[string]string{"learner": "tree"}, metricstest.Eq(4)},
+		{"misslab_worker_fits_total", map[string]string{"learner": "forest"}, metricstest.Eq(2)},
+		{"misslab_worker_fits_total", map[string]string{"learner": "svm"}, metricstest.Eq(2)},
+		{"misslab_worker_fit_errors_total", map[string]string{"learner": "svm"}, metricstest.Eq(2)},
+		{"misslab_worker_fit_seconds_total", map[string]string{"learner": "tree"}, metricstest.Eq(1)},
+		{"misslab_worker_jobs_total", map[string]string{"result": "ok"}, metricstest.Eq(2)},
+		{"misslab_worker_jobs_total", map[string]string{"result": "error"}, metricstest.Eq(1)},
+		{"misslab_worker_busy_ratio", nil, metricstest.Eq(0)},
+		{"misslab_worker_slots", nil, metricstest.Eq(4)},
+		{"misslab_worker_busy_seconds_total", nil, metricstest.Between(0.04, 10)},
 	}
 	for _, c := range checks {
-		if v, ok := value(t, reg, c.name, c.labels); !ok || !c.want(v) {
+		if v, ok := metricstest.Value(t, reg, c.name, c.labels); !ok || !c.want(v) {
 			t.Errorf("%s%v = %v (present %v)", c.name, c.labels, v, ok)
 		}
 	}
-	if _, ok := value(t, reg, "misslab_worker_fit_errors_total", map[string]string{"learner": "tree"}); ok {
+	if _, ok := metricstest.Value(t, reg, "misslab_worker_fit_errors_total", map[string]string{"learner": "tree"}); ok {
 		t.Error("fit errors reported for tree, which had none")
 	}
 }
