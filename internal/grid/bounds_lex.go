@@ -3,10 +3,8 @@ package grid
 import (
 	"bytes"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
@@ -166,6 +164,12 @@ func (s *scanner) code() {
 		s.closeBrace(i+1, false)
 	case c == '~' && next == '}':
 		s.closeBrace(i+2, true)
+	case c >= utf8.RuneSelf:
+		// Names in a grid file are ASCII, and HCL's Unicode tables are
+		// newer than Go's: refuse rather than guess where a name ends.
+		r, _ := utf8.DecodeRune(s.src[i:])
+		s.m.refuse(i, "syntax", "the character %q is outside a string or a comment, "+
+			"where a grid file has only ASCII", r)
 	default:
 		if end := identEnd(s.src, i); end > i {
 			s.emit(kTerm, end)
@@ -201,8 +205,6 @@ func (s *scanner) blockComment() {
 }
 
 // heredocOpener reads "<<EOT" or "<<-EOT" and its line break, if there.
-// A marker with non-ASCII letters is left to HCL's lexer, whose Unicode
-// tables may be newer than Go's.
 func (s *scanner) heredocOpener() bool {
 	start := s.i + 2
 	if s.at(s.i+1) != '<' {
@@ -211,23 +213,13 @@ func (s *scanner) heredocOpener() bool {
 	if s.at(start) == '-' {
 		start++
 	}
-	end, ascii := start, true
-	for end < len(s.src) && (s.src[end] >= utf8.RuneSelf || isIDContinue(rune(s.src[end])) || s.src[end] == '-') {
-		ascii = ascii && s.src[end] < utf8.RuneSelf
-		end++
-	}
+	end := identEnd(s.src, start)
 	nl := end
 	if s.at(nl) == '\r' {
 		nl++
 	}
-	if end == start || s.at(nl) != '\n' || ascii && identEnd(s.src[:end], start) != end {
+	if end == start || s.at(nl) != '\n' {
 		return false
-	}
-	if !ascii {
-		toks, _ := hclsyntax.LexConfig(s.src[s.i:nl+1], "", hcl.InitialPos)
-		if toks[0].Type != hclsyntax.TokenOHeredoc || len(toks[0].Bytes) != nl+1-s.i {
-			return false
-		}
 	}
 	s.docs = append(s.docs, heredoc{marker: s.src[start:end], bol: true})
 	s.modes = append(s.modes, mHeredoc)
@@ -419,40 +411,19 @@ func numberEnd(src []byte, i int) int {
 }
 
 // identEnd returns the end of the name starting at src[i], or i if none
-// does: a Unicode identifier start or "_", then identifier characters and
-// "-".
+// does: a letter or "_", then letters, digits, "_" and "-" (ASCII only:
+// the scanner refuses other characters outside strings).
 func identEnd(src []byte, i int) int {
 	j := i
-	for j < len(src) {
-		r, n := rune(src[j]), 1
-		if r >= utf8.RuneSelf {
-			r, n = utf8.DecodeRune(src[j:])
-		}
-		start := r == '_' || isIDStart(r)
-		if !(start || j > i && (r == '-' || isIDContinue(r))) {
-			break
-		}
-		j += n
+	for j < len(src) && (isLetter(src[j]) || src[j] == '_' || j > i && (isDigit(src[j]) || src[j] == '-')) {
+		j++
 	}
 	return j
 }
 
-func isIDStart(r rune) bool {
-	if r < utf8.RuneSelf {
-		return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z'
-	}
-	return r != utf8.RuneError && unicode.In(r, unicode.L, unicode.Nl, unicode.Other_ID_Start) &&
-		!unicode.In(r, unicode.Pattern_Syntax, unicode.Pattern_White_Space)
-}
+func isLetter(c byte) bool { return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' }
 
-func isIDContinue(r rune) bool {
-	if r < utf8.RuneSelf {
-		return isIDStart(r) || '0' <= r && r <= '9' || r == '_'
-	}
-	return isIDStart(r) || r != utf8.RuneError &&
-		unicode.In(r, unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue) &&
-		!unicode.In(r, unicode.Pattern_Syntax, unicode.Pattern_White_Space)
-}
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
 // twoChar are the tokens of two or three characters that are not names,
 // numbers, comments or brackets.
@@ -491,6 +462,5 @@ func punct(b []byte) (tokKind, int) {
 	case ']':
 		return kCloseBrack, 1
 	}
-	_, n := utf8.DecodeRune(b)
-	return kPunct, n
+	return kPunct, 1
 }

@@ -47,7 +47,9 @@ func ParseFile(path string, opts ParseOptions) (*File, error) {
 // diagnostic found, as "file:line:column: field: message" lines; the
 // error wraps ErrInvalid. A file past one of the limits (MaxFileBytes,
 // MaxDepth, MaxListLength, MaxBlocks, MaxTokens, MaxNumberLength,
-// MaxExponent) fails with a single "limit" diagnostic before it is parsed.
+// MaxExponent, MaxStringPieces) fails with a single "limit" diagnostic
+// before it is parsed, as does invalid UTF-8 or an unterminated /* comment
+// (field "syntax").
 func Parse(src []byte, filename string, opts ParseOptions) (*File, error) {
 	if err := checkBounds(src, filename); err != nil {
 		return nil, err
