@@ -83,14 +83,16 @@ func readFile(path string) ([]byte, error) {
 	return src, nil
 }
 
-// checkBounds returns an *Error for invalid UTF-8 or for the first limit
-// that src exceeds, or nil. It checks the limits twice, each time in one pass that neither recurses nor
-// holds more than O(MaxDepth) state: first on the bytes, with a scanner
-// that tokenizes like HCL's lexer (strings, escapes, template sequences,
-// heredocs, comments), so that an oversized file is refused before
-// anything is built for it; then on the tokens of hclsyntax.LexConfig, so
-// that no difference between that scanner and HCL's lexer can let deep
-// input reach the recursive parser.
+// checkBounds returns an *Error for the first limit that src exceeds, or
+// for invalid UTF-8, a non-ASCII character outside strings and comments or
+// an unterminated /* comment (which HCL's lexer reads in quadratic time),
+// or nil. It checks the limits twice, each time in one pass that neither
+// recurses nor holds more than O(MaxDepth) state: first on the bytes, with
+// a scanner that tokenizes like HCL's lexer (strings, escapes, template
+// sequences, heredocs, comments), so that an oversized file is refused
+// before anything is built for it; then on the tokens of
+// hclsyntax.LexConfig, so that no difference between that scanner and
+// HCL's lexer can let deep input reach the recursive parser.
 func checkBounds(src []byte, filename string) error {
 	if len(src) > MaxFileBytes {
 		return limitError(src, filename, 0, "the file is %d bytes, past the limit of %d bytes (4 MiB)",

@@ -102,8 +102,9 @@ func TestHostileInputs(t *testing.T) {
 	}
 }
 
-// TestLimitsAcceptTheirMaximum: a list of MaxListLength elements, MaxBlocks
-// blocks and MaxDepth levels pass the bounds, so each limit is exact.
+// TestLimitsAcceptTheirMaximum: input exactly at MaxListLength, MaxBlocks,
+// MaxDepth, MaxNumberLength, MaxExponent and MaxStringPieces passes the
+// bounds, so each limit is where it says.
 func TestLimitsAcceptTheirMaximum(t *testing.T) {
 	for name, src := range map[string]string{
 		"list":   "x = [" + rep("0, ", MaxListLength) + "]\n",

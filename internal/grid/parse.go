@@ -48,8 +48,9 @@ func ParseFile(path string, opts ParseOptions) (*File, error) {
 // error wraps ErrInvalid. A file past one of the limits (MaxFileBytes,
 // MaxDepth, MaxListLength, MaxBlocks, MaxTokens, MaxNumberLength,
 // MaxExponent, MaxStringPieces) fails with a single "limit" diagnostic
-// before it is parsed, as does invalid UTF-8 or an unterminated /* comment
-// (field "syntax").
+// before it is parsed, as does (with field "syntax") invalid UTF-8, a
+// non-ASCII character outside strings and comments, or an unterminated /*
+// comment.
 func Parse(src []byte, filename string, opts ParseOptions) (*File, error) {
 	if err := checkBounds(src, filename); err != nil {
 		return nil, err
