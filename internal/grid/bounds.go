@@ -462,3 +462,20 @@ func (m *meter) refuse(off int, field, format string, a ...any) bool {
 	m.bad = &violation{off: off, field: field, msg: fmt.Sprintf(format, a...)}
 	return false
 }
+
+// literalOnly reports for expressions (`[for x in l : ...]`, `%{for}` in
+// a template) as errors: a grid file writes its values out, and a for
+// expression multiplies a small file into gigabytes when it is evaluated
+// (two nested ones over a 1,000-element list: 684 MB), which no limit on
+// the text can see.
+func (p *parser) literalOnly(body *hclsyntax.Body) bool {
+	ok := true
+	hclsyntax.VisitAll(body, func(n hclsyntax.Node) hcl.Diagnostics {
+		if fe, isFor := n.(*hclsyntax.ForExpr); isFor && ok {
+			p.ds.add(fe.SrcRange, "limit", "for expressions are not allowed in a grid file; write the list out")
+			ok = false
+		}
+		return nil
+	})
+	return ok
+}

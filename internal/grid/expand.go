@@ -209,8 +209,13 @@ func (p *parser) scenarios(b *hclsyntax.Block) ([]sim.Scenario, bool) {
 	}
 	// Bad elements were reported and dropped: expanding the rest still
 	// finds the errors that only show in combination.
-	if n := ax.count(); n > MaxScenarios {
+	n := ax.count()
+	if n > MaxScenarios {
 		p.ds.add(ax.dataAt, "data", "the cross product has more than %d scenarios; split the sweep", MaxScenarios)
+		return nil, false
+	}
+	if p.nScenarios += n; p.nScenarios > MaxFileScenarios {
+		p.ds.add(ax.dataAt, "data", "the file's sweeps have more than %d scenarios in all; split the file", MaxFileScenarios)
 		return nil, false
 	}
 	x := &expander{ds: &p.ds, ax: ax, ok: true}

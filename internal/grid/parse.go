@@ -23,6 +23,10 @@ const (
 	MaxRepetitions = 10_000_000  // repetitions per sweep
 	MaxPipelines   = 256         // pipelines per sweep
 	MaxJobs        = 100_000_000 // scenarios × repetitions; job numbers fit an int32
+	// MaxFileScenarios bounds the scenarios of all the sweeps of one file
+	// together (each costs about 650 bytes while a file is expanded), so
+	// that many small sweeps cannot add up to gigabytes.
+	MaxFileScenarios = MaxScenarios
 )
 
 // ParseFile reads and parses the grid file at path; see Parse. A file
@@ -62,6 +66,9 @@ func Parse(src []byte, filename string, opts ParseOptions) (*File, error) {
 		return nil, p.ds.err()
 	}
 	body := hf.Body.(*hclsyntax.Body)
+	if !p.literalOnly(body) {
+		return nil, p.ds.err()
+	}
 	p.check(body, "", fileSchema)
 	f := &File{Path: filename}
 	names := map[string]hcl.Range{}
@@ -106,8 +113,9 @@ func (f *File) WithRepetitions(n int) (*File, error) {
 }
 
 type parser struct {
-	ds   diags
-	opts ParseOptions
+	ds         diags
+	opts       ParseOptions
+	nScenarios int // expanded so far in the file, against MaxFileScenarios
 }
 
 // schema names the attributes and blocks a body accepts; anyAttr accepts
