@@ -64,10 +64,12 @@ func (p Pipeline) Name() string { return p.spec.Name() }
 // Learner returns the learner family, e.g. "tree".
 func (p Pipeline) Learner() string { return p.spec.Learner }
 
-// Overrides returns a copy of the settings the grid gave (nil when none):
-// they, not the resolved values, are part of the pipeline's identity, so
-// that a change of a default does not silently reuse stored results under
-// a new meaning only when a user asked for the value explicitly.
+// Overrides returns a copy of the settings the grid gave (nil when none).
+// They, not the resolved values, make the pipeline's identity (see
+// Canonical), so a pipeline written without settings keeps its stored
+// results however the defaults are spelled; a change to a learner's
+// default values must therefore come with a new setting or preset, never
+// silently.
 func (p Pipeline) Overrides() learn.Settings { return p.overrides.Clone() }
 
 // Resolved returns a copy of the effective settings.
