@@ -91,15 +91,11 @@ func (s *Scheduler) Held(w *Worker) []uint64 {
 func (s *Scheduler) Adopt(w *Worker, sweepID string, job int, token uint64) (g Grant, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sw := s.byID[sweepID]
-	if w.gone || sw == nil || sw.cancelled || token == 0 || job < 0 || job >= sw.n || sw.done.has(job) || sw.failed.has(job) {
+	sw, f := s.pending(w, sweepID, job)
+	if f == nil || token == 0 {
 		return Grant{}, false
 	}
 	j := int32(job)
-	f := sw.flights[j]
-	if f == nil || f.committing {
-		return Grant{}, false
-	}
 	if l := s.leases[token]; l != nil {
 		if l.sw != sw || l.job != j {
 			return Grant{}, false
@@ -110,8 +106,7 @@ func (s *Scheduler) Adopt(w *Worker, sweepID string, job int, token uint64) (g G
 	} else {
 		return Grant{}, false
 	}
-	f.queued = false // a stale queue entry is skipped by nextJob
-	return s.grant(w, sw, j), true
+	return s.adopted(w, sw, j, f), true
 }
 
 // AdoptVouched gives w a fresh lease on a job it holds under a token the
@@ -125,21 +120,38 @@ func (s *Scheduler) Adopt(w *Worker, sweepID string, job int, token uint64) (g G
 func (s *Scheduler) AdoptVouched(w *Worker, sweepID string, job int) (g Grant, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	sw, f := s.pending(w, sweepID, job)
+	if sw == nil {
+		return Grant{}, false
+	}
+	if f == nil { // not dispatched in this process's life yet
+		f = &flight{}
+		sw.flights[int32(job)] = f
+	}
+	return s.adopted(w, sw, int32(job), f), true
+}
+
+// pending returns the sweep of a job that w may adopt (w connected, the
+// sweep loaded and not cancelled, the job in range, neither done, failed
+// nor being stored) and its flight, nil when the job has not been
+// dispatched; sw is nil when the job may not be adopted. Call with s.mu
+// held.
+func (s *Scheduler) pending(w *Worker, sweepID string, job int) (*Sweep, *flight) {
 	sw := s.byID[sweepID]
 	if w.gone || sw == nil || sw.cancelled || job < 0 || job >= sw.n || sw.done.has(job) || sw.failed.has(job) {
-		return Grant{}, false
+		return nil, nil
 	}
-	j := int32(job)
-	f := sw.flights[j]
-	if f == nil {
-		f = &flight{}
-		sw.flights[j] = f
+	f := sw.flights[int32(job)]
+	if f != nil && f.committing {
+		return nil, nil
 	}
-	if f.committing {
-		return Grant{}, false
-	}
+	return sw, f
+}
+
+// adopted grants w the adopted job j. Call with s.mu held.
+func (s *Scheduler) adopted(w *Worker, sw *Sweep, j int32, f *flight) Grant {
 	f.queued = false // a stale queue entry is skipped by nextJob
-	return s.grant(w, sw, j), true
+	return s.grant(w, sw, j)
 }
 
 // orphan remembers the token of a lease of f that ended with its
