@@ -2,9 +2,7 @@ package server
 
 import (
 	"fmt"
-	"math"
 	"slices"
-	"strconv"
 
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/sched"
@@ -12,36 +10,20 @@ import (
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
 
-// KindInvalidResult is the error kind stored for a pipeline result whose
-// numbers cannot be a score (see storeResult); internal/reportgen gives
-// the same kind (reportgen.KindInvalid) to such results stored before
-// they were checked.
-const KindInvalidResult = "invalid-result"
+// KindInvalidResult is store.KindInvalid: what a pipeline result whose
+// numbers cannot be a score is stored as (see storeResult).
+const KindInvalidResult = store.KindInvalid
 
 // storeResult converts a worker's pipeline result for the store. A
-// success (no error kind) with a non-finite R², MSE or time, a negative
-// time, or a NaN root threshold becomes a KindInvalidResult failure whose
-// message names the field and its value, also returned as why (empty for
-// a result stored as sent). A root threshold may be ±Inf: MIA's split of
-// observed against missing values.
+// success with a number that cannot be a score (store.Result.BadNumber)
+// becomes a KindInvalidResult failure whose message names the field and
+// its value, also returned as why (empty for a result stored as sent).
 func storeResult(p *pb.PipelineResult) (r store.Result, why string) {
 	r = store.Result{R2: p.GetR2(), MSE: p.GetMse(), FitSeconds: p.GetFitSeconds(),
 		PredictSeconds: p.GetPredictSeconds(), ErrKind: p.GetErrKind(), ErrMsg: p.GetErrMsg(),
 		Root: p.GetRoot(), RootThreshold: p.GetRootThreshold()}
-	if r.ErrKind != "" {
-		return r, ""
-	}
-	for _, f := range []struct {
-		name string
-		v    float64
-		time bool
-	}{{"r2", r.R2, false}, {"mse", r.MSE, false}, {"fit_seconds", r.FitSeconds, true},
-		{"predict_seconds", r.PredictSeconds, true}, {"root_threshold", r.RootThreshold, false}} {
-		bad := math.IsNaN(f.v) || f.time && f.v < 0 || math.IsInf(f.v, 0) && f.name != "root_threshold"
-		if bad {
-			why = f.name + " is " + strconv.FormatFloat(f.v, 'g', -1, 64)
-			return store.Result{ErrKind: KindInvalidResult, ErrMsg: "worker sent " + why}, why
-		}
+	if why = r.BadNumber(); why != "" {
+		return store.Result{ErrKind: KindInvalidResult, ErrMsg: "worker sent " + why}, why
 	}
 	return r, ""
 }
