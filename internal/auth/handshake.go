@@ -110,7 +110,7 @@ func (l *handshakeLog) refused(addr net.Addr, err error) {
 	count := h.missed + 1
 	h.next, h.missed = now.Add(l.every), 0
 	l.mu.Unlock()
-	l.log.Warn("refused a TLS handshake", "remote", remote, "reason", HandshakeReason(err), "error", err.Error(),
+	l.log.Warn("refused a TLS handshake", "remote", remote, "reason", handshakeReason(err), "error", err.Error(),
 		"refusals", count)
 }
 
@@ -133,36 +133,78 @@ func silentClient(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, syscall.ECONNRESET)
 }
 
-// HandshakeReason says in plain words, from the coordinator's side, why
-// the server handshake failed with err.
-func HandshakeReason(err error) string {
+// HandshakeFault is why a TLS handshake failed, as either side sees it:
+// the one classification behind the coordinator's log (LogHandshakes)
+// and the worker's decision that retrying cannot help.
+type HandshakeFault int
+
+const (
+	// FaultOther is none of the faults below: a reset, a timeout, a
+	// closed connection (the peer may be restarting).
+	FaultOther HandshakeFault = iota
+	// FaultNotTLS: the peer's first record is not TLS (it speaks
+	// plaintext).
+	FaultNotTLS
+	// FaultUnknownCA: the peer's certificate is signed by an authority
+	// not trusted here.
+	FaultUnknownCA
+	// FaultHostname: the peer's certificate does not hold the name
+	// dialled; the detail is that name.
+	FaultHostname
+	// FaultInvalidCert: the peer's certificate is expired, not yet valid,
+	// or not for this use.
+	FaultInvalidCert
+	// FaultVerification: the peer's certificate failed verification in
+	// another way.
+	FaultVerification
+	// FaultAlert: the peer sent a TLS alert (it refused the handshake);
+	// the detail is the alert's description without its "tls: " prefix,
+	// e.g. "bad certificate".
+	FaultAlert
+)
+
+// ClassifyHandshake returns the fault behind err, the error of a failed
+// TLS handshake (or, under TLS 1.3, of the first read after it), and its
+// detail where the fault has one (see the constants).
+func ClassifyHandshake(err error) (HandshakeFault, string) {
 	var header tls.RecordHeaderError
 	var unknownCA x509.UnknownAuthorityError
+	var host x509.HostnameError
 	var invalid x509.CertificateInvalidError
 	var verify *tls.CertificateVerificationError
+	var op *net.OpError
 	switch {
 	case errors.As(err, &header):
-		return "the client does not speak TLS (a worker or client without --tls-ca or --tls?)"
+		return FaultNotTLS, ""
 	case errors.As(err, &unknownCA):
-		return "the client's certificate is signed by an unknown authority (not by the CA of --client-ca)"
+		return FaultUnknownCA, ""
+	case errors.As(err, &host):
+		return FaultHostname, host.Host
 	case errors.As(err, &invalid):
-		return "the client's certificate is not valid here (expired, or not a client certificate)"
+		return FaultInvalidCert, ""
 	case errors.As(err, &verify):
-		return "the client's certificate failed verification"
+		return FaultVerification, ""
+	case errors.As(err, &op) && op.Op == "remote error" && op.Err != nil:
+		return FaultAlert, strings.TrimPrefix(op.Err.Error(), "tls: ")
 	}
-	if alert, ok := RemoteAlert(err); ok {
+	return FaultOther, ""
+}
+
+// handshakeReason says in plain words, from the coordinator's side, why
+// the server handshake failed with err.
+func handshakeReason(err error) string {
+	fault, alert := ClassifyHandshake(err)
+	switch fault {
+	case FaultNotTLS:
+		return "the client does not speak TLS (a worker or client without --tls-ca or --tls?)"
+	case FaultUnknownCA:
+		return "the client's certificate is signed by an unknown authority (not by the CA of --client-ca)"
+	case FaultInvalidCert:
+		return "the client's certificate is not valid here (expired, or not a client certificate)"
+	case FaultHostname, FaultVerification:
+		return "the client's certificate failed verification"
+	case FaultAlert:
 		return "the client refused the handshake (" + alert + "): it may not trust this coordinator's certificate (check its --tls-ca and --tls-server-name)"
 	}
 	return "the TLS handshake failed"
-}
-
-// RemoteAlert reports whether err is a TLS alert received from the peer
-// (e.g. "bad certificate"), and if so returns the alert's description
-// without its "tls: " prefix.
-func RemoteAlert(err error) (string, bool) {
-	var op *net.OpError
-	if !errors.As(err, &op) || op.Op != "remote error" || op.Err == nil {
-		return "", false
-	}
-	return strings.TrimPrefix(op.Err.Error(), "tls: "), true
 }

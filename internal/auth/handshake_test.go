@@ -3,7 +3,9 @@ package auth
 import (
 	"bytes"
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"path/filepath"
@@ -86,8 +88,31 @@ func TestHandshakeReason(t *testing.T) {
 		{errors.New("tls: handshake timeout"), "the TLS handshake failed"},
 	}
 	for _, c := range cases {
-		if got := HandshakeReason(c.err); !strings.Contains(got, c.want) {
-			t.Errorf("HandshakeReason(%v) = %q, want %q in it", c.err, got, c.want)
+		if got := handshakeReason(c.err); !strings.Contains(got, c.want) {
+			t.Errorf("handshakeReason(%v) = %q, want %q in it", c.err, got, c.want)
+		}
+	}
+}
+
+func TestClassifyHandshake(t *testing.T) {
+	verify := func(err error) error { return fmt.Errorf("handshake: %w", &tls.CertificateVerificationError{Err: err}) }
+	cases := []struct {
+		err        error
+		want       HandshakeFault
+		wantDetail string
+	}{
+		{tls.RecordHeaderError{Msg: "first record does not look like a TLS handshake"}, FaultNotTLS, ""},
+		{verify(x509.UnknownAuthorityError{}), FaultUnknownCA, ""}, // the cause, not its wrapper
+		{verify(x509.HostnameError{Host: "coordinator.example"}), FaultHostname, "coordinator.example"},
+		{verify(x509.CertificateInvalidError{Reason: x509.Expired}), FaultInvalidCert, ""},
+		{verify(errors.New("x509: something else")), FaultVerification, ""},
+		{&net.OpError{Op: "remote error", Err: errors.New("tls: bad certificate")}, FaultAlert, "bad certificate"},
+		{&net.OpError{Op: "read", Err: io.EOF}, FaultOther, ""},
+		{errors.New("tls: handshake timeout"), FaultOther, ""},
+	}
+	for _, c := range cases {
+		if got, detail := ClassifyHandshake(c.err); got != c.want || detail != c.wantDetail {
+			t.Errorf("ClassifyHandshake(%v) = (%d, %q), want (%d, %q)", c.err, got, detail, c.want, c.wantDetail)
 		}
 	}
 }

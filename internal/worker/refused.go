@@ -3,17 +3,16 @@ package worker
 import (
 	"context"
 	"crypto/tls"
-	"crypto/x509"
 	"errors"
 	"fmt"
-	"net"
-	"strings"
 	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/status"
+
+	"github.com/misslab/misslab/internal/auth"
 )
 
 // keepaliveOption makes the worker ping a silent coordinator and drop the
@@ -93,28 +92,28 @@ func (w *Worker) refusalOf(ctx context.Context, err error) (string, error) {
 // when retrying cannot help, or returns "" when err is not such a refusal
 // (a reset, a timeout: the coordinator may be restarting).
 func tlsRefusal(err error) string {
-	var header tls.RecordHeaderError
-	var unknownCA x509.UnknownAuthorityError
-	var host x509.HostnameError
-	var invalid x509.CertificateInvalidError
-	var verify *tls.CertificateVerificationError
-	switch {
-	case errors.As(err, &header):
+	fault, detail := auth.ClassifyHandshake(err)
+	switch fault {
+	case auth.FaultNotTLS:
 		return "the coordinator does not speak TLS (it answered in plaintext): drop --tls, --tls-ca, --tls-cert and --tls-key, " +
 			"or serve the coordinator with --tls-cert and --tls-key"
-	case errors.As(err, &unknownCA):
+	case auth.FaultUnknownCA:
 		return "the coordinator's certificate is signed by an unknown authority: pass --tls-ca with the CA that signed it"
-	case errors.As(err, &host):
-		return fmt.Sprintf("the coordinator's certificate is not valid for %q: pass --tls-server-name with a name it holds", host.Host)
-	case errors.As(err, &invalid):
+	case auth.FaultHostname:
+		return fmt.Sprintf("the coordinator's certificate is not valid for %q: pass --tls-server-name with a name it holds", detail)
+	case auth.FaultInvalidCert:
 		return "the coordinator's certificate is not valid (expired, not yet valid, or not a server certificate)"
-	case errors.As(err, &verify):
+	case auth.FaultVerification:
 		return "the coordinator's certificate failed verification: pass --tls-ca with the CA that signed it"
+	case auth.FaultAlert:
+		return alertRefusal(detail)
 	}
-	alert, ok := remoteAlert(err)
-	if !ok {
-		return ""
-	}
+	return ""
+}
+
+// alertRefusal says in plain words why the coordinator refused the
+// handshake with the TLS alert described by alert.
+func alertRefusal(alert string) string {
 	switch alert {
 	case "unknown certificate authority":
 		return "the coordinator does not trust this worker's client certificate (signed by an unknown authority): " +
@@ -126,16 +125,6 @@ func tlsRefusal(err error) string {
 			"with a valid client certificate signed by the CA of the coordinator's --client-ca"
 	}
 	return "the coordinator refused the TLS handshake (" + alert + ")"
-}
-
-// remoteAlert reports whether err is a TLS alert received from the peer,
-// and if so returns its description without the "tls: " prefix.
-func remoteAlert(err error) (string, bool) {
-	var op *net.OpError
-	if !errors.As(err, &op) || op.Op != "remote error" || op.Err == nil {
-		return "", false
-	}
-	return strings.TrimPrefix(op.Err.Error(), "tls: "), true
 }
 
 // speaksTLS reports whether the server at addr (host:port) answers a TLS
@@ -150,8 +139,8 @@ func speaksTLS(ctx context.Context, addr string) bool {
 	d := tls.Dialer{Config: &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"h2"}, MinVersion: tls.VersionTLS12}} //nolint:gosec // a probe that sends nothing
 	conn, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
-		_, alert := remoteAlert(err)
-		return alert
+		fault, _ := auth.ClassifyHandshake(err)
+		return fault == auth.FaultAlert
 	}
 	_ = conn.Close()
 	return true
