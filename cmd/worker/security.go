@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"net"
-	"os"
 	"runtime"
 
 	"github.com/hashicorp/go-hclog"
@@ -33,16 +32,10 @@ func addSecurity(fs *flag.FlagSet) *security {
 // --metrics-listen is set, wraps its executor with metrics, whose server
 // stops with ctx. Errors wrap auth.ErrConfig or come from the listener.
 func (s *security) setup(ctx context.Context, opts *worker.Options, log hclog.Logger) error {
-	id, parallel := opts.ID, opts.Parallel
-	if id == "" { // as worker.Run names it
-		host, _ := os.Hostname()
-		id = fmt.Sprintf("%s-%d", host, os.Getpid())
-		opts.ID = id
+	if opts.ID == "" {
+		opts.ID = worker.DefaultID()
 	}
-	if parallel <= 0 {
-		parallel = runtime.NumCPU()
-	}
-	s.Peer = id
+	s.Peer = opts.ID
 	transport, err := s.TransportCredentials()
 	if err != nil {
 		return err
@@ -63,6 +56,10 @@ func (s *security) setup(ctx context.Context, opts *worker.Options, log hclog.Lo
 	lis, err := net.Listen("tcp", s.metricsListen)
 	if err != nil {
 		return fmt.Errorf("metrics listener: %w", err)
+	}
+	parallel := opts.Parallel
+	if parallel <= 0 { // as worker.Run does
+		parallel = runtime.NumCPU()
 	}
 	reg := metrics.NewRegistry()
 	opts.Executor = metrics.NewWorker(reg).Wrap(opts.Executor, parallel)

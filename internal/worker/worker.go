@@ -25,7 +25,7 @@ import (
 // Options configure a worker. Zero fields take the defaults.
 type Options struct {
 	Addr     string   // coordinator host:port (required)
-	ID       string   // default host-pid
+	ID       string   // default DefaultID()
 	Parallel int      // jobs run at once; default runtime.NumCPU()
 	Prefetch int      // leases held beyond Parallel; default Parallel
 	Executor Executor // required
@@ -155,6 +155,13 @@ func (w *Worker) dialOptions() []grpc.DialOption {
 		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(wire.MaxMessageBytes)), keepaliveOption}, w.opts.DialOptions...)
 }
 
+// DefaultID is the id of a worker whose Options leave ID empty: its host
+// name and process id, "host-pid".
+func DefaultID() string {
+	host, _ := os.Hostname()
+	return fmt.Sprintf("%s-%d", host, os.Getpid())
+}
+
 func newWorker(opts Options) (*Worker, error) {
 	if opts.Addr == "" || opts.Executor == nil {
 		return nil, errors.New("worker: Addr and Executor are required")
@@ -166,8 +173,7 @@ func newWorker(opts Options) (*Worker, error) {
 		opts.Prefetch = opts.Parallel
 	}
 	if opts.ID == "" {
-		host, _ := os.Hostname()
-		opts.ID = fmt.Sprintf("%s-%d", host, os.Getpid())
+		opts.ID = DefaultID()
 	}
 	if opts.Logger == nil {
 		opts.Logger = hclog.NewNullLogger()
