@@ -67,12 +67,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		log.Error("cannot start", "error", err)
 		return 2
 	}
-	err = worker.Run(ctx, opts)
-	switch {
-	case errors.Is(err, worker.ErrRefused):
-		log.Error("exiting with status 1", "error", err)
-		return 1
-	case err != nil:
+	if err := worker.Run(ctx, opts); err != nil { // a refusal's error says what to fix
 		log.Error("worker failed", "error", err)
 		return 1
 	}
