@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"time"
 
 	bolt "go.etcd.io/bbolt"
 
@@ -67,17 +66,16 @@ func Check(path string) (Report, error) {
 		r.problem("the file is empty (0 bytes)")
 		return r, emptyFileError(path)
 	}
-	db, err := boltOpen(path, 0o444, bolt.Options{ReadOnly: true, Timeout: 5 * time.Second})
-	if errors.Is(err, bolt.ErrTimeout) {
+	db, err := openChecked(&r)
+	switch {
+	case errors.Is(err, bolt.ErrTimeout):
 		return r, fmt.Errorf("store: check %s: %w (a coordinator holds it: stop it, or check a copy of the directory)", path, err)
-	}
-	if err != nil {
+	case err != nil && !r.OK():
+		return r, err // the walk's problems, listed already
+	case err != nil:
 		return r, r.failure(err)
 	}
 	defer db.Close()
-	if err := r.walk(db); err != nil || !r.OK() {
-		return r, r.failure(err)
-	}
 	s := &Store{db: db, path: path}
 	err = s.view(func(tx *bolt.Tx) error {
 		for err := range tx.Check() {
@@ -107,17 +105,6 @@ func (r *Report) failure(err error) error {
 		return corruptError(r.Path, summarize(r.Problems, r.More))
 	}
 	return err
-}
-
-// walk checks the page structure (see walkFile).
-func (r *Report) walk(db *bolt.DB) error {
-	w, err := walkFile(r.Path, db.Info().PageSize)
-	if err != nil {
-		return fmt.Errorf("store: check %s: %w", r.Path, err)
-	}
-	r.PageSize, r.Pages, r.Reached, r.TxID = w.pageSize, w.hwm, w.pages, w.txid
-	r.Problems, r.More = w.problems, w.more
-	return nil
 }
 
 // records decodes every record of the store's buckets and counts them.

@@ -79,21 +79,20 @@ func boltOpen(path string, mode os.FileMode, o bolt.Options) (db *bolt.DB, err e
 	return db, err
 }
 
-// openChecked opens the store file at path read-only (a shared lock: it
-// waits up to 5 s for a writer to let go) and walks its pages; it fails
-// with an error wrapping ErrCorrupt if any reachable page is damaged,
-// since bbolt would panic on such a file, possibly where nothing can
-// recover.
-func openChecked(path string) (*bolt.DB, error) {
-	db, err := boltOpen(path, 0o444, bolt.Options{ReadOnly: true, Timeout: 5 * time.Second})
+// openChecked opens the store file at r.Path read-only (a shared lock:
+// it waits up to 5 s for a writer to let go) and walks its pages,
+// filling r; it fails with an error wrapping ErrCorrupt if any reachable
+// page is damaged, since bbolt would panic on such a file, possibly where
+// nothing can recover.
+func openChecked(r *Report) (*bolt.DB, error) {
+	db, err := boltOpen(r.Path, 0o444, bolt.Options{ReadOnly: true, Timeout: 5 * time.Second})
 	if err != nil {
 		return nil, err
 	}
-	w, err := walkFile(path, db.Info().PageSize)
-	if err != nil {
-		err = fmt.Errorf("store: check %s: %w", path, err)
-	} else if !w.ok() {
-		err = corruptError(path, summarize(w.problems, w.more))
+	if err = walkFile(r, db.Info().PageSize); err != nil {
+		err = fmt.Errorf("store: check %s: %w", r.Path, err)
+	} else if !r.OK() {
+		err = corruptError(r.Path, summarize(r.Problems, r.More))
 	}
 	if err != nil {
 		db.Close()

@@ -32,7 +32,7 @@ func OpenReadOnly(dir string) (*Store, error) {
 	if err := refuseEmpty(path); err != nil {
 		return nil, err
 	}
-	db, err := openChecked(path)
+	db, err := openChecked(&Report{Path: path})
 	if errors.Is(err, bolt.ErrTimeout) {
 		return nil, fmt.Errorf("store: open %s read-only: %w (a coordinator holds it; read a copy of the directory)", dir, err)
 	}

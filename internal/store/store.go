@@ -73,7 +73,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	if !created {
-		db, err := openChecked(path)
+		db, err := openChecked(&Report{Path: path})
 		if err != nil {
 			return nil, openError(dir, err)
 		}

@@ -14,10 +14,12 @@ import (
 // header or element makes it panic, and when it rebuilds its free list at
 // open (the store runs with NoFreelistSync) that walk happens on a
 // goroutine of its own, where no recover can catch the panic and the
-// whole process dies. So every open first runs walkFile, which reads
-// pages with ReadAt, validates every offset before using it and reports
-// problems as text; bbolt only sees a file whose reachable pages are
-// sound.
+// whole process dies; and a cycle of pages sends its cursors into an
+// endless descent, even on a read-only file. So every open of an existing
+// file (Open, OpenReadOnly, Check) first runs walkFile once, under
+// bbolt's read-only lock (openChecked), which reads pages with ReadAt,
+// validates every offset before using it and reports problems as text;
+// bbolt only sees a file whose reachable pages are sound.
 //
 // The layout below is bbolt's file format version 2 (native byte order):
 //
@@ -60,51 +62,39 @@ type boltMeta struct {
 	err            string // why the page is invalid, or ""
 }
 
-// fileWalk is the result of walkFile.
+// fileWalk is one walk of a file; what it finds goes into its Report
+// (size, page size, high-water mark, transaction, pages reached and
+// problems).
 type fileWalk struct {
-	size      int64
-	pageSize  int
-	hwm, txid uint64 // high-water mark (pages) and transaction of the meta in use
-	pages     int    // pages reached from the root (meta and free list included)
-	problems  []string
-	more      int      // problems beyond maxProblems
-	seen      []uint64 // bitmap of the pages reached
-	f         io.ReaderAt
+	*Report
+	seen []uint64 // bitmap of the pages reached
+	f    io.ReaderAt
 }
 
-func (w *fileWalk) problem(format string, args ...any) {
-	if len(w.problems) < maxProblems {
-		w.problems = append(w.problems, fmt.Sprintf(format, args...))
-		return
-	}
-	w.more++
-}
-
-func (w *fileWalk) ok() bool { return len(w.problems) == 0 }
-
-// walkFile checks the bbolt file at path, whose page size bbolt found
-// when it opened it (pageSize), and returns what it saw. An error means
-// the file could not be read at all.
-func walkFile(path string, pageSize int) (*fileWalk, error) {
-	f, err := os.Open(path)
+// walkFile checks the bbolt file at r.Path, whose page size bbolt found
+// when it opened it (pageSize), and fills r with what it saw. An error
+// means the file could not be read at all.
+func walkFile(r *Report, pageSize int) error {
+	f, err := os.Open(r.Path)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	w := &fileWalk{size: fi.Size(), pageSize: pageSize, f: f}
-	if pageSize < minPageSize || int64(2*pageSize) > w.size {
-		w.problem("file of %d bytes is too short for two meta pages of %d bytes", w.size, pageSize)
-		return w, nil
+	r.Size, r.PageSize = fi.Size(), pageSize
+	w := &fileWalk{Report: r, f: f}
+	if pageSize < minPageSize || int64(2*pageSize) > w.Size {
+		w.problem("file of %d bytes is too short for two meta pages of %d bytes", w.Size, pageSize)
+		return nil
 	}
 	m, ok := w.chooseMeta()
 	if !ok {
-		return w, nil
+		return nil
 	}
-	w.hwm, w.txid = m.pgid, m.txid
+	w.Pages, w.TxID = m.pgid, m.txid
 	w.seen = make([]uint64, (m.pgid+63)/64)
 	w.mark(0, 0)
 	w.mark(1, 0)
@@ -112,7 +102,7 @@ func walkFile(path string, pageSize int) (*fileWalk, error) {
 		w.freelistPage(m.freelist)
 	}
 	w.tree(m.root, nil, nil, 0)
-	return w, nil
+	return nil
 }
 
 // chooseMeta decodes both meta pages and returns the one bbolt uses (the
@@ -135,10 +125,10 @@ func (w *fileWalk) chooseMeta() (boltMeta, bool) {
 		return m, false
 	}
 	switch {
-	case int(m.pageSize) != w.pageSize:
-		w.problem("meta page: page size %d, but bbolt opened the file with %d", m.pageSize, w.pageSize)
-	case m.pgid < 3 || m.pgid > uint64(w.size)/uint64(w.pageSize):
-		w.problem("meta page: high-water mark of %d pages, but the file holds %d (truncated?)", m.pgid, w.size/int64(w.pageSize))
+	case int(m.pageSize) != w.PageSize:
+		w.problem("meta page: page size %d, but bbolt opened the file with %d", m.pageSize, w.PageSize)
+	case m.pgid < 3 || m.pgid > uint64(w.Size)/uint64(w.PageSize):
+		w.problem("meta page: high-water mark of %d pages, but the file holds %d (truncated?)", m.pgid, w.Size/int64(w.PageSize))
 	case m.root < 2 || m.root >= m.pgid:
 		w.problem("meta page: root page %d outside [2, %d)", m.root, m.pgid)
 	case m.freelist != noFreelist && (m.freelist < 2 || m.freelist >= m.pgid):
@@ -151,7 +141,7 @@ func (w *fileWalk) chooseMeta() (boltMeta, bool) {
 
 func (w *fileWalk) readMeta(id uint64) boltMeta {
 	b := make([]byte, pageHeaderSize+metaSumLen+8)
-	if _, err := w.f.ReadAt(b, int64(id)*int64(w.pageSize)); err != nil {
+	if _, err := w.f.ReadAt(b, int64(id)*int64(w.PageSize)); err != nil {
 		return boltMeta{err: "unreadable: " + err.Error()}
 	}
 	m, body := boltMeta{}, b[pageHeaderSize:]
@@ -181,7 +171,7 @@ func (w *fileWalk) mark(id uint64, overflow uint32) bool {
 			fresh = false
 		}
 		w.seen[p/64] |= 1 << (p % 64)
-		w.pages++
+		w.Reached++
 	}
 	return fresh
 }
@@ -189,12 +179,12 @@ func (w *fileWalk) mark(id uint64, overflow uint32) bool {
 // page reads page id with its overflow pages after checking its header
 // (want: the page types allowed); nil after reporting a problem.
 func (w *fileWalk) page(id uint64, want uint16) []byte {
-	if id < 2 || id >= w.hwm {
-		w.problem("page %d: referenced, but outside [2, %d)", id, w.hwm)
+	if id < 2 || id >= w.Pages {
+		w.problem("page %d: referenced, but outside [2, %d)", id, w.Pages)
 		return nil
 	}
-	buf := make([]byte, w.pageSize)
-	if _, err := w.f.ReadAt(buf, int64(id)*int64(w.pageSize)); err != nil {
+	buf := make([]byte, w.PageSize)
+	if _, err := w.f.ReadAt(buf, int64(id)*int64(w.PageSize)); err != nil {
 		w.problem("page %d: unreadable: %v", id, err)
 		return nil
 	}
@@ -206,16 +196,16 @@ func (w *fileWalk) page(id uint64, want uint16) []byte {
 	case flags&want == 0 || flags&(flags-1) != 0:
 		w.problem("page %d: flags %#x, want a %s page", id, flags, pageKind(want))
 		return nil
-	case id+uint64(overflow) >= w.hwm:
-		w.problem("page %d: %d overflow pages run past the high-water mark %d", id, overflow, w.hwm)
+	case id+uint64(overflow) >= w.Pages:
+		w.problem("page %d: %d overflow pages run past the high-water mark %d", id, overflow, w.Pages)
 		return nil
 	case !w.mark(id, overflow):
 		w.problem("page %d: referenced twice", id)
 		return nil
 	}
 	if overflow > 0 {
-		buf = append(buf, make([]byte, int(overflow)*w.pageSize)...)
-		if _, err := w.f.ReadAt(buf[w.pageSize:], int64(id+1)*int64(w.pageSize)); err != nil {
+		buf = append(buf, make([]byte, int(overflow)*w.PageSize)...)
+		if _, err := w.f.ReadAt(buf[w.PageSize:], int64(id+1)*int64(w.PageSize)); err != nil {
 			w.problem("page %d: overflow unreadable: %v", id, err)
 			return nil
 		}
@@ -249,8 +239,8 @@ func (w *fileWalk) freelistPage(id uint64) {
 		return
 	}
 	for i := range n {
-		if free := native.Uint64(ids[8*i:]); free < 2 || free >= w.hwm {
-			w.problem("free-list page %d: free page %d outside [2, %d)", id, free, w.hwm)
+		if free := native.Uint64(ids[8*i:]); free < 2 || free >= w.Pages {
+			w.problem("free-list page %d: free page %d outside [2, %d)", id, free, w.Pages)
 			return
 		}
 	}
