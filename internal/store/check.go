@@ -102,9 +102,19 @@ func (r *Report) failure(err error) error {
 		r.problem("%s", damage(err))
 		return err
 	case !r.OK():
-		return corruptError(r.Path, summarize(r.Problems, r.More))
+		return r.corrupt()
 	}
 	return err
+}
+
+// corrupt is the error, wrapping ErrCorrupt, of a report with problems:
+// it names the first and counts the others.
+func (r *Report) corrupt() error {
+	what := r.Problems[0]
+	if n := len(r.Problems) + r.More; n > 1 {
+		what = fmt.Sprintf("%s (and %d more problems)", what, n-1)
+	}
+	return corruptError(r.Path, what)
 }
 
 // records decodes every record of the store's buckets and counts them.

@@ -92,22 +92,13 @@ func openChecked(r *Report) (*bolt.DB, error) {
 	if err = walkFile(r, db.Info().PageSize); err != nil {
 		err = fmt.Errorf("store: check %s: %w", r.Path, err)
 	} else if !r.OK() {
-		err = corruptError(r.Path, summarize(r.Problems, r.More))
+		err = r.corrupt()
 	}
 	if err != nil {
 		db.Close()
 		return nil, err
 	}
 	return db, nil
-}
-
-// summarize describes the first of some problems (more: how many were
-// not listed) and how many there are.
-func summarize(problems []string, more int) string {
-	if n := len(problems) + more; n > 1 {
-		return fmt.Sprintf("%s (and %d more problems)", problems[0], n-1)
-	}
-	return problems[0]
 }
 
 // view runs fn in a read transaction; a bbolt panic (a damaged page met
