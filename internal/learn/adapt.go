@@ -8,24 +8,33 @@ import (
 )
 
 // Fitter is a learner whose Fit returns its own model type M; packages
-// under learn/ cannot name learn.Model without an import cycle. Every
-// learner package (tree, ctree, forest, boost, svm, knn, linear) has the
-// same shape: a learner value with Fit(ctx, X, y, rng) (*Model, error),
-// and a *Model with Predict(ctx, X) ([]float64, error); the tree models
-// also implement RootSplitter.
+// under learn/ cannot name learn.Model without an import cycle. svm, knn
+// and linear have a learner value of this shape; tree, ctree, forest and
+// boost have a function Fit(ctx, X, y, params, rng) instead (see
+// adaptFit). Every package's *Model has Predict(ctx, X) ([]float64,
+// error), and the tree models also implement RootSplitter.
 type Fitter[M Model] interface {
 	Fit(ctx context.Context, X *mat.Dense, y []float64, rng *rand.Rand) (M, error)
 }
 
-// Adapt turns a Fitter into a Learner: the only adapter between the
-// learner packages and this one. The fitted M is returned as the Model
-// itself, so a model implementing RootSplitter still does.
-func Adapt[M Model](f Fitter[M]) Learner { return adapted[M]{f} }
+// Adapt turns a Fitter into a Learner. The fitted M is returned as the
+// Model itself, so a model implementing RootSplitter still does.
+func Adapt[M Model](f Fitter[M]) Learner { return adapted[M](f.Fit) }
 
-type adapted[M Model] struct{ f Fitter[M] }
+// adaptFit is Adapt for a package function fit(ctx, X, y, p, rng): the
+// Learner fits with the parameters p. It does not check p; fit does.
+func adaptFit[P any, M Model](fit func(context.Context, *mat.Dense, []float64, P, *rand.Rand) (M, error), p P) Learner {
+	return adapted[M](func(ctx context.Context, X *mat.Dense, y []float64, rng *rand.Rand) (M, error) {
+		return fit(ctx, X, y, p, rng)
+	})
+}
+
+// adapted is the one adapter between the learner packages and this one:
+// a fit function returning the package's own model type.
+type adapted[M Model] func(ctx context.Context, X *mat.Dense, y []float64, rng *rand.Rand) (M, error)
 
 func (a adapted[M]) Fit(ctx context.Context, X *mat.Dense, y []float64, rng *rand.Rand) (Model, error) {
-	m, err := a.f.Fit(ctx, X, y, rng)
+	m, err := a(ctx, X, y, rng)
 	if err != nil {
 		return nil, err
 	}

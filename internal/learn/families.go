@@ -71,11 +71,7 @@ var treeFamily = Family{
 				return nil, err
 			}
 		}
-		r, err := tree.New(p)
-		if err != nil {
-			return nil, err
-		}
-		return Adapt(r), nil
+		return adaptFit(tree.Fit, p), nil
 	},
 }
 
@@ -101,11 +97,10 @@ var boostFamily = func() Family {
 					return nil, err
 				}
 			}
-			r, err := boost.New(p)
-			if err != nil {
+			if err := p.Validate(); err != nil {
 				return nil, err
 			}
-			return Adapt(r), nil
+			return adaptFit(boost.Fit, p), nil
 		},
 	}
 }()
@@ -133,11 +128,7 @@ var ctreeFamily = func() Family {
 			if strategy == Surrogate {
 				p.MaxSurrogate = s.Int("maxsurrogate")
 			}
-			r, err := ctree.New(p)
-			if err != nil {
-				return nil, err
-			}
-			return Adapt(r), nil
+			return adaptFit(ctree.Fit, p), nil
 		},
 	}
 }()
@@ -183,11 +174,7 @@ var forestFamily = func() Family {
 			if strategy == MIA {
 				p.Strategy = tree.MIA
 			}
-			r, err := forest.New(p)
-			if err != nil {
-				return nil, err
-			}
-			return Adapt(r), nil
+			return adaptFit(forest.Fit, p), nil
 		},
 	}
 }()

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/tree"
 )
 
 // stepData returns n rows of x ~ U(0,1) with y = 1{x > 0.5} and an NA in
@@ -196,5 +199,31 @@ func TestEveryFamilyHasTheSharedShape(t *testing.T) {
 		if want := l == Tree || l == CTree; isTree != want {
 			t.Errorf("%s: model implements RootSplitter = %v, want %v", name, isTree, want)
 		}
+	}
+}
+
+// TestAdaptFitUsesItsParams: a learner made by adaptFit fits what the
+// package's Fit fits with the bound parameters, and returns the
+// package's own model, not a copy.
+func TestAdaptFitUsesItsParams(t *testing.T) {
+	X, y := stepData(200)
+	ctx := context.Background()
+	p := tree.PaperDefaults()
+	p.MinBucket, p.MinSplit, p.MaxDepth = 5, 10, 1
+	got, err := adaptFit(tree.Fit, p).Fit(ctx, X, y, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := tree.Fit(ctx, X, y, p, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, ok := got.(*tree.Model)
+	if !ok || !reflect.DeepEqual(m.Nodes(), want.Nodes()) || m.Depth() != 1 {
+		t.Errorf("adaptFit(tree.Fit, p) fitted %T %+v, want tree.Fit's %+v (depth 1)", got, got, want.Nodes())
+	}
+	p.MinBucket = 0
+	if _, err := adaptFit(tree.Fit, p).Fit(ctx, X, y, rand.New(rand.NewPCG(1, 1))); !errors.Is(err, ErrBadSetting) {
+		t.Errorf("adaptFit with MinBucket 0: %v, want ErrBadSetting from tree.Fit", err)
 	}
 }

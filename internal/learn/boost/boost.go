@@ -152,26 +152,3 @@ func (m *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
 
 // Trees returns the number of trees (boosting rounds) of the model.
 func (m *Model) Trees() int { return len(m.roots) }
-
-// Regressor is a boosting learner with fixed Params: the shape every
-// learner package shares (New, Regressor.Fit, Model.Predict), so that
-// package learn adapts them all with one generic adapter. It is immutable
-// and safe for concurrent use.
-type Regressor struct{ p Params }
-
-// New checks p (see Params.Validate) and returns the learner. Errors wrap
-// learnerr.ErrSetting.
-func New(p Params) (*Regressor, error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return &Regressor{p: p}, nil
-}
-
-// Params returns the learner's parameters.
-func (r *Regressor) Params() Params { return r.p }
-
-// Fit is Fit(ctx, X, y, r.Params(), rng).
-func (r *Regressor) Fit(ctx context.Context, X *mat.Dense, y []float64, rng *rand.Rand) (*Model, error) {
-	return Fit(ctx, X, y, r.p, rng)
-}

@@ -119,8 +119,8 @@ func TestParams(t *testing.T) {
 			if _, err := Fit(context.Background(), X, y, p, newRNG(1)); !errors.Is(err, learnerr.ErrSetting) {
 				t.Fatalf("Fit err = %v, want learnerr.ErrSetting", err)
 			}
-			if _, err := New(p); !errors.Is(err, learnerr.ErrSetting) {
-				t.Fatalf("New err = %v, want learnerr.ErrSetting", err)
+			if err := p.Validate(); !errors.Is(err, learnerr.ErrSetting) {
+				t.Fatalf("Validate err = %v, want learnerr.ErrSetting", err)
 			}
 		})
 	}

@@ -102,27 +102,22 @@ func TestPredictBadInput(t *testing.T) {
 	}
 }
 
-// TestRegressor checks the shared learner shape: New rejects bad Params
-// with learnerr.ErrSetting, Regressor.Fit grows the tree Fit grows,
-// RootSplit names the root's split, and Predict honours a cancelled ctx.
-func TestRegressor(t *testing.T) {
+// TestModelShape checks what package learn's adapter relies on: Fit
+// rejects bad Params with learnerr.ErrSetting, RootSplit names the
+// root's split, and Predict honours a cancelled ctx.
+func TestModelShape(t *testing.T) {
+	X, y := linearData(200, 3, rng0())
+	ctx := context.Background()
 	bad := PaperDefaults()
 	bad.MinBucket = 0
-	if _, err := New(bad); !errors.Is(err, learnerr.ErrSetting) {
-		t.Errorf("New(MinBucket 0) error %v, want learnerr.ErrSetting", err)
+	if _, err := Fit(ctx, X, y, bad, rng0()); !errors.Is(err, learnerr.ErrSetting) {
+		t.Errorf("Fit(MinBucket 0) error %v, want learnerr.ErrSetting", err)
 	}
-	X, y := linearData(200, 3, rng0())
-	r, err := New(PaperDefaults())
+	got, err := Fit(ctx, X, y, PaperDefaults(), rng0())
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	got, err := r.Fit(ctx, X, y, rng0())
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, _ := Fit(ctx, X, y, PaperDefaults(), rng0())
-	root := want.Root()
+	root := got.Root()
 	if j, thr, ok := got.RootSplit(); !ok || root.Leaf || j != root.Feature || thr != root.Threshold || j != 0 {
 		t.Errorf("RootSplit() = %d, %v, %v; want %d, %v (the signal column 0)", j, thr, ok, root.Feature, root.Threshold)
 	}

@@ -100,3 +100,10 @@ func (t *Model) NumFeatures() int { return t.d }
 
 // Params returns the controls the tree was fitted with.
 func (t *Model) Params() Params { return t.p }
+
+// RootSplit reports the column and threshold of the root split; ok is
+// false when the root is a leaf.
+func (t *Model) RootSplit() (feature int, threshold float64, ok bool) {
+	r := t.Root()
+	return r.Feature, r.Threshold, !r.Leaf
+}

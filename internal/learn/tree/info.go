@@ -124,3 +124,11 @@ func (t *Model) NumFeatures() int { return t.d }
 
 // Strategy returns the missing-value strategy the tree was fitted with.
 func (t *Model) Strategy() Strategy { return t.strategy }
+
+// RootSplit reports the column and threshold of the root split (rows
+// with x < threshold go to one child); ok is false when the root is a
+// leaf.
+func (t *Model) RootSplit() (feature int, threshold float64, ok bool) {
+	r := t.Root()
+	return r.Feature, r.Threshold, !r.Leaf
+}
