@@ -13,14 +13,16 @@ import (
 	"github.com/misslab/misslab/internal/store"
 )
 
-// checkStore writes a small store with results into a new data directory.
-func checkStore(t *testing.T) string {
+// writeTestStore stores the sweep of testGrid in a new store in dir,
+// with the result res(job, pipeline) for every job and pipeline, and
+// returns the sweep's id.
+func writeTestStore(t *testing.T, dir string, res func(job, pipeline int) store.Result) string {
 	t.Helper()
 	f, err := grid.Parse([]byte(testGrid), "tiny.hcl", grid.ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sw, dir := f.Sweeps[0], t.TempDir()
+	sw := f.Sweeps[0]
 	st, err := store.Open(dir, store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
@@ -34,23 +36,24 @@ func checkStore(t *testing.T) string {
 	for job := range sw.Jobs() {
 		si, rep := sw.Job(job)
 		r := store.Record{SweepID: id, Job: job, Draw: store.NewDrawKey(sw.Seed, sw.Scenarios[si]), Rep: rep}
-		for _, p := range sw.Pipelines {
+		for pi, p := range sw.Pipelines {
 			r.Pipes = append(r.Pipes, store.NewPipeKey(p))
-			r.Results = append(r.Results, store.Result{R2: 0.5, MSE: 1})
+			r.Results = append(r.Results, res(job, pi))
 		}
 		recs = append(recs, r)
 	}
 	if err := st.Commit(recs); err != nil {
 		t.Fatal(err)
 	}
-	return dir
+	return id
 }
 
 // TestCheckCommand: a healthy store is reported with its contents and
 // passes; a damaged meta page and an empty file fail (main then exits
 // non-zero) with the problem listed; --data is required.
 func TestCheckCommand(t *testing.T) {
-	dir := checkStore(t)
+	dir := t.TempDir()
+	writeTestStore(t, dir, func(int, int) store.Result { return store.Result{R2: 0.5, MSE: 1} })
 	var out bytes.Buffer
 	if err := checkTo(&out, []string{"--data", dir}); err != nil {
 		t.Fatalf("healthy store: %v\n%s", err, &out)
