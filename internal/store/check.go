@@ -18,7 +18,7 @@ type Report struct {
 	Size     int64  // file size in bytes
 	PageSize int    // bytes
 	Pages    uint64 // high-water mark: pages in use or free
-	Reached  int    // pages reachable from the meta page in use
+	Reached  int    // pages reachable from the meta page in use, both meta pages included
 	TxID     uint64 // last committed transaction
 	Schema   string // schema version stored in the file, "" if none
 
