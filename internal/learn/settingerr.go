@@ -6,14 +6,11 @@ import (
 )
 
 // SettingError is the problem with one key of a pipeline's settings.
-// ResolveSettings, CheckSettings and CheckLearnerSettings report every
-// bad key of a settings map, one SettingError each, joined with
-// errors.Join in key order; SettingErrors takes them apart again, so that
-// a grid parser can report each at its attribute. A SettingError wraps
-// ErrBadSetting.
+// ResolveSettings reports every bad key of a settings map, one
+// SettingError each, joined with errors.Join in key order. A
+// SettingError wraps ErrBadSetting.
 type SettingError struct {
-	// Pipeline is the canonical pipeline name ("tree/mia"), or the
-	// learner family for CheckLearnerSettings.
+	// Pipeline is the canonical pipeline name ("tree/mia").
 	Pipeline string
 	// Key is the setting key at fault (a preset switch is a key too).
 	Key string
@@ -31,32 +28,7 @@ func (e *SettingError) Error() string {
 // Unwrap returns ErrBadSetting.
 func (e *SettingError) Unwrap() error { return ErrBadSetting }
 
-// SettingErrors returns every *SettingError in err's tree (through %w
-// wrapping and errors.Join), in the order they were joined: one per bad
-// key, sorted by key, for an error of ResolveSettings, CheckSettings or
-// CheckLearnerSettings. It returns nil when err holds none (nil, a bad
-// pipeline name, an unknown learner, a family not implemented).
-func SettingErrors(err error) []*SettingError {
-	var out []*SettingError
-	var walk func(error)
-	walk = func(e error) {
-		switch u := e.(type) {
-		case nil:
-		case *SettingError:
-			out = append(out, u)
-		case interface{ Unwrap() []error }:
-			for _, x := range u.Unwrap() {
-				walk(x)
-			}
-		default:
-			walk(errors.Unwrap(e))
-		}
-	}
-	walk(err)
-	return out
-}
-
-// settingErrs collects the SettingErrors of one settings map.
+// settingErrs collects the *SettingError values of one settings map.
 type settingErrs struct {
 	label string
 	errs  []error

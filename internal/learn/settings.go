@@ -94,53 +94,22 @@ func (s Settings) String() string {
 //
 // Every bad key is reported, not just the first: the error joins (with
 // errors.Join) one *SettingError per bad key, sorted by key, each
-// wrapping ErrBadSetting; SettingErrors takes them apart. A learner
-// family that is not registered yet gives an error wrapping
-// ErrNotImplemented instead.
+// wrapping ErrBadSetting. A learner family that is not registered yet
+// gives an error wrapping ErrNotImplemented instead.
 func ResolveSettings(spec Spec, s Settings) (Settings, error) {
-	return resolve(spec.Name(), spec.Learner, StrategyParams[spec.Strategy], s)
-}
-
-// CheckSettings parses the pipeline name and validates its settings
-// (learner and strategy keys); a grid parser calls it to reject a bad
-// grid before any job runs. Errors are those of ParseSpec and
-// ResolveSettings (one *SettingError per bad key).
-func CheckSettings(name string, s map[string]float64) error {
-	spec, err := ParseSpec(name)
-	if err != nil {
-		return err
-	}
-	_, err = ResolveSettings(spec, s)
-	return err
-}
-
-// CheckLearnerSettings validates settings meant for a learner family
-// alone (its Params and presets, no strategy key). Errors are those of
-// ResolveSettings, with the family as the SettingError's Pipeline, or
-// wrap ErrBadSetting alone for an unknown learner.
-func CheckLearnerSettings(learner string, s map[string]float64) error {
-	if !slices.Contains(Learners, learner) {
-		return fmt.Errorf("%w: learner %q is unknown (known: %s)", ErrBadSetting, learner, strings.Join(Learners, ", "))
-	}
-	_, err := resolve(learner, learner, nil, s)
-	return err
-}
-
-// resolve implements ResolveSettings for the learner family plus the
-// extra (strategy) params; label names the pipeline in messages.
-func resolve(label, learner string, extra []Param, s Settings) (Settings, error) {
-	if learner == Bayes {
+	label := spec.Name()
+	if spec.Learner == Bayes {
 		bad := settingErrs{label: label}
 		for _, k := range slices.Sorted(maps.Keys(s)) {
 			bad.add(k, "%q: the bayes oracle takes no settings", k)
 		}
 		return Settings{}, bad.err()
 	}
-	fam, err := family(learner)
+	fam, err := family(spec.Learner)
 	if err != nil {
 		return nil, err
 	}
-	params := append(slices.Clone(fam.Params), extra...)
+	params := append(slices.Clone(fam.Params), StrategyParams[spec.Strategy]...)
 	preset, explicit, err := checkKeys(label, params, fam.Presets, s)
 	if err != nil {
 		return nil, err

@@ -106,43 +106,31 @@ func TestBadSettings(t *testing.T) {
 			}
 		}
 	}
-	if err := CheckSettings("linear/mia", nil); !errors.Is(err, ErrUnknownPipeline) {
-		t.Errorf("CheckSettings(linear/mia): %v", err)
-	}
-	if err := CheckSettings("linear/mean", Settings{"lambda": 2}); err != nil {
-		t.Errorf("CheckSettings(linear/mean): %v", err)
-	}
-	// The grid package's hooks take plain maps.
-	var hook func(string, map[string]float64) error = CheckSettings
-	if err := hook("linear/constant", map[string]float64{"value": 1}); err != nil {
-		t.Errorf("hook: %v", err)
-	}
-	hook = CheckLearnerSettings
 	for _, c := range []struct {
-		learner string
-		s       map[string]float64
-		want    error
+		name string
+		s    Settings
+		want error
 	}{
-		{"linear", map[string]float64{"lambda": 1, "ols": 0}, nil},
-		{"linear", map[string]float64{"value": 1}, ErrBadSetting}, // a strategy key
-		{"linear", map[string]float64{"lambda": -1}, ErrBadSetting},
-		{"bayes", nil, nil},
-		{"bayes", map[string]float64{"k": 1}, ErrBadSetting},
-		{"forest", map[string]float64{"trees": 10}, nil},
-		{"ctree", map[string]float64{"cp": 0}, ErrBadSetting},
-		{"tree", map[string]float64{"cp": 0}, nil},
-		{"tree", map[string]float64{"cp": 2}, ErrBadSetting},
-		{"nosuch", nil, ErrBadSetting},
+		{"linear/mean", Settings{"lambda": 1, "ols": 0}, nil},
+		{"linear/mean", Settings{"value": 1}, ErrBadSetting}, // another strategy's key
+		{"linear/constant", Settings{"value": 1}, nil},
+		{"linear/mean", Settings{"lambda": -1}, ErrBadSetting},
+		{"bayes/oracle", nil, nil},
+		{"bayes/oracle", Settings{"k": 1}, ErrBadSetting},
+		{"forest/mean", Settings{"trees": 10}, nil},
+		{"ctree/mean", Settings{"cp": 0}, ErrBadSetting},
+		{"tree/mean", Settings{"cp": 0}, nil},
+		{"tree/mean", Settings{"cp": 2}, ErrBadSetting},
 	} {
-		if err := hook(c.learner, c.s); !errors.Is(err, c.want) {
-			t.Errorf("CheckLearnerSettings(%s, %v) = %v, want %v", c.learner, c.s, err, c.want)
+		if _, err := ResolveSettings(mustSpec(t, c.name), c.s); !errors.Is(err, c.want) || (err == nil) != (c.want == nil) {
+			t.Errorf("ResolveSettings(%s, %v) = %v, want %v", c.name, c.s, err, c.want)
 		}
 	}
 }
 
-// TestEveryBadKeyReported: ResolveSettings and CheckSettings report each
-// bad key of a map, in key order, as a SettingError naming the pipeline
-// and the key and wrapping ErrBadSetting; SettingErrors recovers them.
+// TestEveryBadKeyReported: ResolveSettings reports each bad key of a
+// map, in key order, as a SettingError naming the pipeline and the key
+// and wrapping ErrBadSetting, joined so that settingErrors recovers them.
 func TestEveryBadKeyReported(t *testing.T) {
 	cases := []struct {
 		name     string
@@ -161,16 +149,13 @@ func TestEveryBadKeyReported(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := ResolveSettings(mustSpec(t, c.name), c.in)
-		if check := CheckSettings(c.name, c.in); (check == nil) != (err == nil) || check != nil && check.Error() != err.Error() {
-			t.Errorf("%s %v: CheckSettings = %v, ResolveSettings = %v", c.name, c.in, check, err)
-		}
 		if c.keys == nil {
 			if err != nil {
 				t.Errorf("%s %v: %v", c.name, c.in, err)
 			}
 			continue
 		}
-		got := SettingErrors(fmt.Errorf("wrapped: %w", err))
+		got := settingErrors(fmt.Errorf("wrapped: %w", err))
 		if len(got) != len(c.keys) || !errors.Is(err, ErrBadSetting) {
 			t.Fatalf("%s %v: %d setting errors (%v), want %d wrapping ErrBadSetting", c.name, c.in, len(got), err, len(c.keys))
 		}
@@ -183,15 +168,28 @@ func TestEveryBadKeyReported(t *testing.T) {
 			}
 		}
 	}
-	if err := CheckLearnerSettings(Tree, map[string]float64{"cp": 2, "bogus": 1}); len(SettingErrors(err)) != 2 ||
-		SettingErrors(err)[0].Key != "bogus" || SettingErrors(err)[1].Pipeline != Tree {
-		t.Errorf("CheckLearnerSettings(tree): %v", err)
-	}
-	for _, err := range []error{nil, CheckSettings("tree/nope", nil), CheckLearnerSettings("nosuch", nil), errors.New("x")} {
-		if got := SettingErrors(err); got != nil {
-			t.Errorf("SettingErrors(%v) = %v, want nil", err, got)
+}
+
+// settingErrors returns every *SettingError in err's tree (through %w
+// wrapping and errors.Join), in the order they were joined.
+func settingErrors(err error) []*SettingError {
+	var out []*SettingError
+	var walk func(error)
+	walk = func(e error) {
+		switch u := e.(type) {
+		case nil:
+		case *SettingError:
+			out = append(out, u)
+		case interface{ Unwrap() []error }:
+			for _, x := range u.Unwrap() {
+				walk(x)
+			}
+		default:
+			walk(errors.Unwrap(e))
 		}
 	}
+	walk(err)
+	return out
 }
 
 func TestTwoPresets(t *testing.T) {
@@ -202,7 +200,7 @@ func TestTwoPresets(t *testing.T) {
 	})
 	spec := mustSpec(t, "knn/mean")
 	_, err := ResolveSettings(spec, Settings{"small": 1, "large": 1, "k": 0})
-	if se := SettingErrors(err); !errors.Is(err, ErrBadSetting) || len(se) != 2 || se[0].Key != "k" || se[1].Key != "small" ||
+	if se := settingErrors(err); !errors.Is(err, ErrBadSetting) || len(se) != 2 || se[0].Key != "k" || se[1].Key != "small" ||
 		se[1].Msg != `presets "large" and "small" are both switched on` {
 		t.Errorf("two presets and a bad k: %v", err)
 	}
