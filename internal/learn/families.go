@@ -83,7 +83,7 @@ var boostFamily = func() Family {
 		Params: []Param{
 			{Key: "rounds", Default: float64(def.Rounds), Min: 0, Max: 1e6, Integer: true, Doc: "boosting rounds"},
 			{Key: "eta", Default: def.Eta, Min: 0, Max: 1e6, Doc: "learning rate"},
-			{Key: "max_depth", Default: float64(def.MaxDepth), Min: 0, Max: 64, Integer: true, Doc: "maximum tree depth (0 = unlimited)"},
+			{Key: "max_depth", Default: float64(def.MaxDepth), Min: 1, Max: 30, Integer: true, Doc: "maximum tree depth (the exact method needs a bound)"},
 			{Key: "lambda", Default: def.Lambda, Min: 0, Max: 1e30, Doc: "L2 penalty on leaf weights"},
 			{Key: "alpha", Default: def.Alpha, Min: 0, Max: 1e30, Doc: "L1 penalty on leaf weights"},
 			{Key: "gamma", Default: def.Gamma, Min: 0, Max: 1e30, Doc: "minimum loss reduction to split"},

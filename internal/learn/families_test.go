@@ -227,3 +227,23 @@ func TestAdaptFitUsesItsParams(t *testing.T) {
 		t.Errorf("adaptFit with MinBucket 0: %v, want ErrBadSetting from tree.Fit", err)
 	}
 }
+
+// TestEveryAcceptedSettingBuilds: each end of every family key's range,
+// which ResolveSettings (and so a grid file) accepts, also builds the
+// learner; a narrower check in the learner package would otherwise fail
+// every job of a sweep the grid let through.
+func TestEveryAcceptedSettingBuilds(t *testing.T) {
+	for _, l := range Implemented() {
+		ps, err := ParamsOf(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range ps {
+			for _, v := range []float64{p.Min, p.Max} {
+				if _, err := New(l+"/mean", Settings{p.Key: v}, Env{}); err != nil {
+					t.Errorf("%s/mean {%s = %v}: %v", l, p.Key, v, err)
+				}
+			}
+		}
+	}
+}
