@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/store"
@@ -31,34 +30,10 @@ sweep "tiny" {
 // the copy is not modified, and a directory without a store is an error
 // that creates nothing.
 func TestReportOffline(t *testing.T) {
-	f, err := grid.Parse([]byte(testGrid), "tiny.hcl", grid.ParseOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sw := f.Sweeps[0]
 	orig := t.TempDir()
-	st, err := store.Open(orig, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	id := sw.Hash()
-	if err := st.PutSweep(store.SweepRecord{ID: id, Spec: sw, Submitted: time.Now()}); err != nil {
-		t.Fatal(err)
-	}
-	var recs []store.Record
-	for job := range sw.Jobs() {
-		si, rep := sw.Job(job)
-		r := store.Record{SweepID: id, Job: job, Draw: store.NewDrawKey(sw.Seed, sw.Scenarios[si]), Rep: rep}
-		for pi, p := range sw.Pipelines {
-			r.Pipes = append(r.Pipes, store.NewPipeKey(p))
-			r.Results = append(r.Results, store.Result{R2: 0.5 + 0.1*float64(pi) + 0.01*float64(job), MSE: 1, FitSeconds: 0.01, PredictSeconds: 0.001})
-		}
-		recs = append(recs, r)
-	}
-	if err := st.Commit(recs); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
+	id := writeTestStore(t, orig, func(job, pi int) store.Result {
+		return store.Result{R2: 0.5 + 0.1*float64(pi) + 0.01*float64(job), MSE: 1, FitSeconds: 0.01, PredictSeconds: 0.001}
+	})
 
 	copyDir := t.TempDir()
 	db, err := os.ReadFile(filepath.Join(orig, store.FileName))
