@@ -25,7 +25,7 @@ type Job struct {
 // the store and the report group failures by.
 const (
 	KindData     = "data"     // the scenario could not be drawn
-	KindPipeline = "pipeline" // unknown pipeline or bad settings
+	KindPipeline = "pipeline" // the learner refused settings its grid.Pipeline had resolved (a bug)
 	KindFit      = "fit"      // the pipeline failed to fit
 	KindPredict  = "predict"  // the fitted pipeline failed to predict
 	KindPanic    = "panic"    // a learner panicked (a bug; the worker survives)
