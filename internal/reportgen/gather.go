@@ -113,7 +113,7 @@ func (g *gather) add(si, rep, pi int, r store.Result) {
 	case sim.Stump:
 		g.addChoice(sc, pi, r)
 	case sim.Prop1:
-		if s, ok := prop1Strategy(sp); ok && r.Root == "X1" && !math.IsInf(r.RootThreshold, 0) && !math.IsNaN(r.RootThreshold) {
+		if s, ok := prop1Strategy(sp); ok && r.Root == "X1" && !math.IsInf(r.RootThreshold, 0) { // checked: not NaN
 			g.prop1 = append(g.prop1, report.TheoryPoint{Prop: 1, P: sc.Rate, Strategy: s, Value: r.RootThreshold})
 		}
 	case sim.Prop2:
