@@ -90,7 +90,7 @@ func scenarioKey(sc sim.Scenario) string {
 
 // add takes one stored result of pipeline pi on repetition rep of
 // scenario si. A success with a number that cannot be a score counts as
-// a KindInvalid failure (see checked).
+// a store.KindInvalid failure (see checked).
 func (g *gather) add(si, rep, pi int, r store.Result) {
 	r = checked(r)
 	if r.ErrKind == KindUnavailable {

@@ -10,20 +10,16 @@ import (
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
 
-// KindInvalidResult is store.KindInvalid: what a pipeline result whose
-// numbers cannot be a score is stored as (see storeResult).
-const KindInvalidResult = store.KindInvalid
-
 // storeResult converts a worker's pipeline result for the store. A
 // success with a number that cannot be a score (store.Result.BadNumber)
-// becomes a KindInvalidResult failure whose message names the field and
+// becomes a store.KindInvalid failure whose message names the field and
 // its value, also returned as why (empty for a result stored as sent).
 func storeResult(p *pb.PipelineResult) (r store.Result, why string) {
 	r = store.Result{R2: p.GetR2(), MSE: p.GetMse(), FitSeconds: p.GetFitSeconds(),
 		PredictSeconds: p.GetPredictSeconds(), ErrKind: p.GetErrKind(), ErrMsg: p.GetErrMsg(),
 		Root: p.GetRoot(), RootThreshold: p.GetRootThreshold()}
 	if why = r.BadNumber(); why != "" {
-		return store.Result{ErrKind: KindInvalidResult, ErrMsg: "worker sent " + why}, why
+		return store.Result{ErrKind: store.KindInvalid, ErrMsg: "worker sent " + why}, why
 	}
 	return r, ""
 }

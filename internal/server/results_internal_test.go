@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/misslab/misslab/internal/store"
 	"math"
 	"testing"
 
@@ -47,8 +48,8 @@ func TestStoreResultRefusesNumbersThatCannotBeScores(t *testing.T) {
 			}
 			continue
 		}
-		if r.ErrKind != KindInvalidResult || r.ErrMsg != "worker sent "+c.why || r.R2 != 0 || r.MSE != 0 || r.Root != "" {
-			t.Errorf("%s: stored %+v, want an %s failure with no numbers", c.name, r, KindInvalidResult)
+		if r.ErrKind != store.KindInvalid || r.ErrMsg != "worker sent "+c.why || r.R2 != 0 || r.MSE != 0 || r.Root != "" {
+			t.Errorf("%s: stored %+v, want an %s failure with no numbers", c.name, r, store.KindInvalid)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"github.com/misslab/misslab/internal/store"
 	"math"
 	"strings"
 	"testing"
@@ -16,9 +17,6 @@ import (
 // ±Inf scores completes its job, each bad pipeline run is stored as an
 // invalid-result failure naming the field, and the report builds.
 func TestNonFiniteResultsAreStoredAsFailures(t *testing.T) {
-	if server.KindInvalidResult != reportgen.KindInvalid {
-		t.Fatalf("server stores kind %q, reportgen gives %q", server.KindInvalidResult, reportgen.KindInvalid)
-	}
 	c := startCluster(t, t.TempDir(), server.Options{LeaseTTL: time.Minute})
 	sw := testSweep(t, 23, 1, []float64{0.1}, "tree/mia", "tree/mean", "linear/mean") // one job
 	id := c.submit(sw).SweepId
@@ -43,7 +41,7 @@ func TestNonFiniteResultsAreStoredAsFailures(t *testing.T) {
 		if err != nil || !ok {
 			t.Fatalf("pipeline %d: stored %v, %v", p, ok, err)
 		}
-		if want == "" && (r.ErrKind != "" || r.R2 != 0.5) || want != "" && (r.ErrKind != server.KindInvalidResult || r.ErrMsg != want) {
+		if want == "" && (r.ErrKind != "" || r.R2 != 0.5) || want != "" && (r.ErrKind != store.KindInvalid || r.ErrMsg != want) {
 			t.Errorf("pipeline %d: stored %+v, want %q", p, r, want)
 		}
 	}

@@ -276,7 +276,7 @@ func (ws *workStream) judge(r *pb.JobResult) (*store.Record, sched.Outcome, stri
 }
 
 // record returns the store record of an accepted result. A pipeline
-// result whose numbers cannot be a score is stored as a KindInvalidResult
+// result whose numbers cannot be a score is stored as a store.KindInvalid
 // failure (see storeResult); reason then says which, for the Ack.
 func (ws *workStream) record(info *sweepInfo, r *pb.JobResult, job int) (rec *store.Record, reason string) {
 	si, rep := info.spec.Job(job)
@@ -286,7 +286,7 @@ func (ws *workStream) record(info *sweepInfo, r *pb.JobResult, job int) (rec *st
 		res, why := storeResult(p)
 		if why != "" {
 			if invalid++; invalid == 1 {
-				reason = fmt.Sprintf("pipeline %d: %s: stored as %s", p.GetPipeline(), why, KindInvalidResult)
+				reason = fmt.Sprintf("pipeline %d: %s: stored as %s", p.GetPipeline(), why, store.KindInvalid)
 			}
 		}
 		rec.Pipes = append(rec.Pipes, info.pipes[p.GetPipeline()])
