@@ -1,10 +1,10 @@
 package server
 
 import (
-	"github.com/misslab/misslab/internal/store"
 	"math"
 	"testing"
 
+	"github.com/misslab/misslab/internal/store"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
 

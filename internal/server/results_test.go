@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"context"
-	"github.com/misslab/misslab/internal/store"
 	"math"
 	"strings"
 	"testing"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/misslab/misslab/internal/reportgen"
 	"github.com/misslab/misslab/internal/server"
+	"github.com/misslab/misslab/internal/store"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
 
