@@ -98,13 +98,17 @@ func Parse(src []byte, filename string, opts ParseOptions) (*File, error) {
 // repetitions instead of the number in the file, so that CI can run a
 // grid at reduced size. Repetition r draws the same data whatever the
 // total, so the first n repetitions of a full run are the same jobs.
-// Scenarios and pipelines are shared with f. n must be ≥ 1.
+// Scenarios and pipelines are shared with f. n must be ≥ 1, and no sweep
+// may pass MaxJobs with n repetitions; errors wrap ErrInvalid.
 func (f *File) WithRepetitions(n int) (*File, error) {
 	if n < 1 || n > MaxRepetitions {
 		return nil, fmt.Errorf("%w: repetitions = %d outside [1, %d]", ErrInvalid, n, MaxRepetitions)
 	}
 	out := &File{Path: f.Path, Sweeps: make([]*Sweep, len(f.Sweeps))}
 	for i, s := range f.Sweeps {
+		if err := CheckSizes(int64(n), int64(len(s.Scenarios)), int64(len(s.Pipelines))); err != nil {
+			return nil, fmt.Errorf("sweep %q: %w", s.Name, err)
+		}
 		c := *s
 		c.Repetitions = n
 		out.Sweeps[i] = &c
@@ -268,9 +272,25 @@ func (p *parser) sweep(b *hclsyntax.Block) *Sweep {
 	}
 	scen, okScen := p.scenarios(b)
 	pipes, okPipes := p.pipelines(b)
-	if !ok || !okReps || !okScen || !okPipes {
+	if !ok || !okReps || !okScen || !okPipes || !p.sizes(b, s.Repetitions, len(scen), len(pipes)) {
 		return nil
 	}
 	s.Scenarios, s.Pipelines = scen, pipes
 	return s
+}
+
+// sizes applies to sweep b the limits that Sweep.Check applies to a
+// Submit (MaxJobs, MaxPipelines), so that a file that parses is never
+// refused when it is submitted.
+func (p *parser) sizes(b *hclsyntax.Block, reps, scenarios, pipelines int) bool {
+	field, msg := sizeProblem(int64(reps), int64(scenarios), int64(pipelines))
+	if field == "" {
+		return true
+	}
+	at := b.DefRange()
+	if field == "repetitions" {
+		at = b.Body.Attributes["repetitions"].Expr.Range()
+	}
+	p.ds.add(at, field, "%s", msg)
+	return false
 }

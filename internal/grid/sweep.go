@@ -54,22 +54,31 @@ func (s *Sweep) Hash() string {
 // sweep in another form (a protobuf message) can refuse an oversized one
 // before building anything. Errors wrap ErrInvalid and name the field.
 func CheckSizes(reps, scenarios, pipelines int64) error {
-	switch {
-	case reps < 1 || reps > MaxRepetitions:
-		return invalidField("repetitions", "%d outside [1, %d]", reps, MaxRepetitions)
-	case scenarios == 0:
-		return invalidField("scenarios", "the sweep has no scenario")
-	case scenarios > MaxScenarios:
-		return invalidField("scenarios", "%d scenarios exceed the limit of %d per sweep; split the sweep", scenarios, MaxScenarios)
-	case pipelines == 0:
-		return invalidField("pipelines", "the sweep has no pipeline")
-	case pipelines > MaxPipelines:
-		return invalidField("pipelines", "%d pipelines exceed the limit of %d per sweep", pipelines, MaxPipelines)
-	case reps*scenarios > MaxJobs:
-		return invalidField("repetitions", "%d scenarios × %d repetitions = %d jobs exceed the limit of %d",
-			scenarios, reps, reps*scenarios, MaxJobs)
+	if field, msg := sizeProblem(reps, scenarios, pipelines); field != "" {
+		return invalidField(field, "%s", msg)
 	}
 	return nil
+}
+
+// sizeProblem returns the field and the message of the first sweep limit
+// that the counts exceed, or "" and "".
+func sizeProblem(reps, scenarios, pipelines int64) (field, msg string) {
+	switch {
+	case reps < 1 || reps > MaxRepetitions:
+		return "repetitions", fmt.Sprintf("%d outside [1, %d]", reps, MaxRepetitions)
+	case scenarios == 0:
+		return "scenarios", "the sweep has no scenario"
+	case scenarios > MaxScenarios:
+		return "scenarios", fmt.Sprintf("%d scenarios exceed the limit of %d per sweep; split the sweep", scenarios, MaxScenarios)
+	case pipelines == 0:
+		return "pipelines", "the sweep has no pipeline"
+	case pipelines > MaxPipelines:
+		return "pipelines", fmt.Sprintf("%d pipelines exceed the limit of %d per sweep", pipelines, MaxPipelines)
+	case reps*scenarios > MaxJobs:
+		return "repetitions", fmt.Sprintf("%d scenarios × %d repetitions = %d jobs exceed the limit of %d",
+			scenarios, reps, reps*scenarios, MaxJobs)
+	}
+	return "", ""
 }
 
 // Check validates a sweep however it was built (a grid file, a Submit,

@@ -275,6 +275,12 @@ func TestWithRepetitions(t *testing.T) {
 			t.Errorf("WithRepetitions(%d): err = %v", n, err)
 		}
 	}
+	// 1000 scenarios × 100,001 repetitions pass MaxJobs, which a Submit
+	// would refuse.
+	_, err = mustParse(t, millionJobs).WithRepetitions(MaxJobs/1000 + 1)
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), "jobs exceed the limit of 100000000") {
+		t.Errorf("WithRepetitions past MaxJobs: err = %v", err)
+	}
 }
 
 // TestSettingsNotShared: each pipeline owns its settings, and what a
