@@ -11,8 +11,8 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 )
 
-// ParseOptions tune Parse and ParseFile. The zero value is the
-// default. Pipelines and their settings are always validated with the
+// ParseOptions tune Parse and ParseFile. It has no field at present:
+// Parse ignores it, and callers pass the zero value. Pipelines and their settings are always validated with the
 // learn package (names, keys, ranges), so a parsed grid never holds a
 // pipeline that a worker would refuse.
 type ParseOptions struct{}
@@ -59,7 +59,7 @@ func Parse(src []byte, filename string, opts ParseOptions) (*File, error) {
 	if err := checkBounds(src, filename); err != nil {
 		return nil, err
 	}
-	p := &parser{opts: opts}
+	p := &parser{}
 	hf, hd := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	if hd.HasErrors() {
 		p.ds.addHCL(hd, "syntax", hcl.Range{Filename: filename, Start: hcl.InitialPos})
@@ -118,7 +118,6 @@ func (f *File) WithRepetitions(n int) (*File, error) {
 
 type parser struct {
 	ds         diags
-	opts       ParseOptions
 	nScenarios int // expanded so far in the file, against MaxFileScenarios
 }
 

@@ -29,11 +29,11 @@ func NewPipeline(name string, overrides map[string]float64) (Pipeline, error) {
 	if err != nil {
 		return Pipeline{}, err
 	}
-	return PipelineOf(spec, overrides)
+	return pipelineOf(spec, overrides)
 }
 
-// PipelineOf is NewPipeline for a name already parsed.
-func PipelineOf(spec learn.Spec, overrides map[string]float64) (Pipeline, error) {
+// pipelineOf is NewPipeline for a name already parsed.
+func pipelineOf(spec learn.Spec, overrides map[string]float64) (Pipeline, error) {
 	resolved, err := learn.ResolveSettings(spec, overrides)
 	if err != nil {
 		return Pipeline{}, err

@@ -73,8 +73,7 @@ func (p *parser) settingsOf(b *hclsyntax.Block, k settingsKind, list []named, pi
 		p.check(sb.Body, field, schema{anyAttr: true})
 		vals, keys, o := p.settingValues(sb, field)
 		ok = ok && o && len(sb.Body.Blocks) == 0
-		switch {
-		case !used[name] && pipesOK:
+		if !used[name] && pipesOK {
 			p.ds.add(hdr, field, "settings for %s %q, but no pipeline of this sweep uses it", k.block, name)
 			ok = false
 		}
@@ -172,7 +171,7 @@ func (p *parser) validate(n named, m merged, reported map[hcl.Range]bool) (Pipel
 	if !ok {
 		return Pipeline{}, false
 	}
-	pl, err := PipelineOf(spec, m.vals)
+	pl, err := pipelineOf(spec, m.vals)
 	if err != nil {
 		if !reported[m.at] {
 			reported[m.at] = true
