@@ -15,13 +15,11 @@ import (
 // scanTokens feeds HCL's own tokens to m and returns the first violation.
 func scanTokens(toks hclsyntax.Tokens, m *meter) *violation {
 	for _, t := range toks {
-		k, ok := tokenKinds[t.Type]
-		switch {
-		case t.Type == hclsyntax.TokenEOF:
+		if t.Type == hclsyntax.TokenEOF {
 			continue
-		case !ok && (t.Type == hclsyntax.TokenIdent || t.Type == hclsyntax.TokenNumberLit):
-			k = kTerm
-		case !ok:
+		}
+		k, ok := tokenKinds[t.Type]
+		if !ok {
 			k = kPunct
 		}
 		if !m.add(k, t.Range.Start.Byte, t.Bytes) {
@@ -35,9 +33,11 @@ func scanTokens(toks hclsyntax.Tokens, m *meter) *violation {
 	return m.bad
 }
 
-// tokenKinds maps HCL's token types to the meter's kinds; names and
-// numbers are kTerm and every other type is kPunct.
+// tokenKinds maps HCL's token types to the meter's kinds; every other
+// type is kPunct.
 var tokenKinds = map[hclsyntax.TokenType]tokKind{
+	hclsyntax.TokenIdent:           kTerm,
+	hclsyntax.TokenNumberLit:       kTerm,
 	hclsyntax.TokenQuotedLit:       kText,
 	hclsyntax.TokenStringLit:       kText,
 	hclsyntax.TokenQuotedNewline:   kPunct,
