@@ -14,9 +14,9 @@ import (
 // BayesPipeline is the pipeline `bayes = true` adds to a sweep.
 const BayesPipeline = learn.Bayes + "/" + learn.Oracle
 
-// named is a pipeline name with the place it was written.
+// named is a parsed pipeline name with the place it was written.
 type named struct {
-	name string
+	spec learn.Spec
 	rng  hcl.Range
 }
 
@@ -46,7 +46,7 @@ func (p *parser) pipelines(b *hclsyntax.Block) ([]Pipeline, bool) {
 		on, o := decodeScalar(&p.ds, a, "bayes", toBool)
 		ok = ok && o
 		if on {
-			list = append(list, named{BayesPipeline, a.Expr.Range()})
+			list = append(list, named{learn.Spec{Learner: learn.Bayes, Strategy: learn.Oracle}, a.Expr.Range()})
 		}
 	}
 	if len(list) == 0 && ok {
@@ -64,13 +64,13 @@ func (p *parser) pipelines(b *hclsyntax.Block) ([]Pipeline, bool) {
 // noRepeats reports pipelines listed more than once.
 func (p *parser) noRepeats(list []named) bool {
 	ok := true
-	first := map[string]hcl.Range{}
+	first := map[learn.Spec]hcl.Range{}
 	for _, n := range list {
-		if prev, dup := first[n.name]; dup {
-			p.ds.add(n.rng, "pipelines", "pipeline %q is listed twice (first at line %d)", n.name, prev.Start.Line)
+		if prev, dup := first[n.spec]; dup {
+			p.ds.add(n.rng, "pipelines", "pipeline %q is listed twice (first at line %d)", n.spec.Name(), prev.Start.Line)
 			ok = false
 		}
-		first[n.name] = n.rng
+		first[n.spec] = n.rng
 	}
 	return ok
 }
@@ -90,11 +90,11 @@ func (p *parser) pipelineBlock(pb *hclsyntax.Block) ([]named, bool) {
 		l, ok := decodeList(&p.ds, names, "pipelines.names", toString)
 		var out []named
 		for i, n := range l.vals {
-			if name, bad := canonicalName(n); bad != "" {
+			if spec, bad := parseName(n); bad != "" {
 				p.ds.add(l.rngs[i], "pipelines.names", "%s", bad)
 				ok = false
 			} else {
-				out = append(out, named{name, l.rngs[i]})
+				out = append(out, named{spec, l.rngs[i]})
 			}
 		}
 		return out, ok
@@ -135,44 +135,44 @@ func (p *parser) cross(la, sa *hclsyntax.Attribute) ([]named, bool) {
 			if !goodS[j] {
 				continue
 			}
-			name, bad := canonicalName(l + "/" + s)
+			spec, bad := parseName(l + "/" + s)
 			if bad != "" {
 				p.ds.add(ss.rngs[j], "pipelines.strategies", "%s", bad)
 				ok = false
 				continue
 			}
-			out = append(out, named{name, ss.rngs[j]})
+			out = append(out, named{spec, ss.rngs[j]})
 		}
 	}
 	return out, ok
 }
 
-// canonicalName validates a pipeline name with learn.ParseSpec and
-// returns its canonical form, or a message naming what is wrong.
-func canonicalName(name string) (string, string) {
+// parseName parses a pipeline name with learn.ParseSpec, or returns a
+// message naming what is wrong.
+func parseName(name string) (learn.Spec, string) {
 	spec, err := learn.ParseSpec(name)
 	if err == nil {
-		return spec.Name(), ""
+		return spec, ""
 	}
 	learner, rest, ok := strings.Cut(name, "/")
 	if !ok {
-		return "", fmt.Sprintf("%q is not of the form learner/strategy[+mask]", name)
+		return learn.Spec{}, fmt.Sprintf("%q is not of the form learner/strategy[+mask]", name)
 	}
 	valid := learn.Strategies(learner)
 	if valid == nil {
-		return "", fmt.Sprintf("%s: learner %q is unknown%s", name, learner, hint(learner, learn.Learners))
+		return learn.Spec{}, fmt.Sprintf("%s: learner %q is unknown%s", name, learner, hint(learner, learn.Learners))
 	}
 	strategy, _ := strings.CutSuffix(rest, learn.MaskSuffix)
 	if known := allStrategies(); !slices.Contains(known, strategy) {
-		return "", fmt.Sprintf("%s: strategy %q is unknown%s", name, strategy, hint(strategy, known))
+		return learn.Spec{}, fmt.Sprintf("%s: strategy %q is unknown%s", name, strategy, hint(strategy, known))
 	}
 	if !slices.Contains(valid, strategy) {
-		return "", fmt.Sprintf("%s: learner %q does not support strategy %q (supported: %s)",
+		return learn.Spec{}, fmt.Sprintf("%s: learner %q does not support strategy %q (supported: %s)",
 			name, learner, strategy, strings.Join(valid, ", "))
 	}
 	msg := strings.TrimPrefix(err.Error(), learn.ErrUnknownPipeline.Error()+": ")
 	if !strings.Contains(msg, name) {
 		msg = name + ": " + msg
 	}
-	return "", msg
+	return learn.Spec{}, msg
 }

@@ -21,26 +21,16 @@ type settingsBlock struct {
 
 // settingsKind describes one kind of settings block.
 type settingsKind struct {
-	block string              // "learner" or "strategy"
-	names func() []string     // the valid labels
-	of    func(string) string // the learner or strategy of a pipeline name
+	block string                  // "learner" or "strategy"
+	names func() []string         // the valid labels
+	of    func(learn.Spec) string // the learner or strategy of a pipeline
 }
 
 var (
-	learnerKind  = settingsKind{"learner", func() []string { return learn.Learners }, learnerOf}
-	strategyKind = settingsKind{"strategy", allStrategies, strategyOf}
+	learnerKind = settingsKind{"learner", func() []string { return learn.Learners },
+		func(s learn.Spec) string { return s.Learner }}
+	strategyKind = settingsKind{"strategy", allStrategies, func(s learn.Spec) string { return s.Strategy }}
 )
-
-func learnerOf(name string) string {
-	l, _, _ := strings.Cut(name, "/")
-	return l
-}
-
-func strategyOf(name string) string {
-	_, rest, _ := strings.Cut(name, "/")
-	s, _ := strings.CutSuffix(rest, learn.MaskSuffix)
-	return s
-}
 
 // settingsBlocks decodes the learner and strategy blocks of sweep b.
 // Blocks that no pipeline of list uses are errors, but only when the
@@ -54,7 +44,7 @@ func (p *parser) settingsBlocks(b *hclsyntax.Block, list []named, pipesOK bool) 
 func (p *parser) settingsOf(b *hclsyntax.Block, k settingsKind, list []named, pipesOK bool) (map[string]settingsBlock, bool) {
 	used := map[string]bool{}
 	for _, n := range list {
-		used[k.of(n.name)] = true
+		used[k.of(n.spec)] = true
 	}
 	out := map[string]settingsBlock{}
 	ok := true
@@ -107,7 +97,7 @@ func (p *parser) withSettings(b *hclsyntax.Block, list []named) ([]Pipeline, boo
 	out := make([]Pipeline, 0, len(list))
 	reported := map[hcl.Range]bool{}
 	for _, n := range list {
-		lb, sb := ls[learnerOf(n.name)], ss[strategyOf(n.name)]
+		lb, sb := ls[n.spec.Learner], ss[n.spec.Strategy]
 		m, o := p.merge(n, lb, sb)
 		pl, o2 := p.validate(n, m, reported)
 		if ok = ok && o && o2; ok {
@@ -135,17 +125,17 @@ func (p *parser) merge(n named, lb, sb settingsBlock) (merged, bool) {
 	maps.Copy(m.keys, lb.keys)
 	for _, k := range slices.Sorted(maps.Keys(sb.vals)) {
 		if _, both := m.vals[k]; both {
-			p.ds.add(sb.hdr, "strategy."+strategyOf(n.name), "%q is set both here and in learner %q (line %d); set it in one place",
-				k, learnerOf(n.name), lb.hdr.Start.Line)
+			p.ds.add(sb.hdr, "strategy."+n.spec.Strategy, "%q is set both here and in learner %q (line %d); set it in one place",
+				k, n.spec.Learner, lb.hdr.Start.Line)
 			ok = false
 		}
 		m.vals[k], m.keys[k] = sb.vals[k], sb.keys[k]
 	}
 	switch {
 	case len(lb.vals) > 0:
-		m.at, m.field = lb.hdr, "learner."+learnerOf(n.name)
+		m.at, m.field = lb.hdr, "learner."+n.spec.Learner
 	case len(sb.vals) > 0:
-		m.at, m.field = sb.hdr, "strategy."+strategyOf(n.name)
+		m.at, m.field = sb.hdr, "strategy."+n.spec.Strategy
 	}
 	return m, ok
 }
@@ -153,14 +143,9 @@ func (p *parser) merge(n named, lb, sb settingsBlock) (merged, bool) {
 // validate checks every key of m on its own against the pipeline (so
 // that each bad key is reported at its line), then the whole set.
 func (p *parser) validate(n named, m merged, reported map[hcl.Range]bool) (Pipeline, bool) {
-	spec, err := learn.ParseSpec(n.name)
-	if err != nil { // names were checked before; keep the message if not
-		p.ds.add(n.rng, "pipelines", "%v", err)
-		return Pipeline{}, false
-	}
 	ok := true
 	for _, k := range slices.Sorted(maps.Keys(m.vals)) {
-		if _, err := learn.ResolveSettings(spec, learn.Settings{k: m.vals[k]}); err != nil {
+		if _, err := learn.ResolveSettings(n.spec, learn.Settings{k: m.vals[k]}); err != nil {
 			if at := m.keys[k]; !reported[at] {
 				reported[at] = true
 				p.ds.add(at, m.field+"."+k, "%s", settingMessage(err))
@@ -171,7 +156,7 @@ func (p *parser) validate(n named, m merged, reported map[hcl.Range]bool) (Pipel
 	if !ok {
 		return Pipeline{}, false
 	}
-	pl, err := pipelineOf(spec, m.vals)
+	pl, err := pipelineOf(n.spec, m.vals)
 	if err != nil {
 		if !reported[m.at] {
 			reported[m.at] = true
