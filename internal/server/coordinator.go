@@ -102,7 +102,7 @@ func Open(dir string, opts Options) (*Coordinator, error) {
 		st.Close()
 		return nil, err
 	}
-	c.signer = signer{key: key}
+	c.signer = newSigner(key)
 	c.sched = sched.New(sched.Options{Clock: opts.Clock, LeaseTTL: opts.LeaseTTL, MaxDeliveries: opts.MaxDeliveries,
 		SpeculateAfter: opts.SpeculateAfter, OnLeaseEnd: c.leaseEnded})
 	c.writer = st.NewWriter(opts.Writer, c.committed)

@@ -4,6 +4,8 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/binary"
+	"hash"
+	"sync"
 )
 
 // proofLen is the length of a lease proof in bytes (a truncated
@@ -14,20 +16,27 @@ const proofLen = 16
 // that a coordinator, in this life or a later one on the same data
 // directory, can tell a job it really leased to a worker from a claim
 // made up by any client that can open a WorkService stream.
-type signer struct{ key []byte }
+// Every lease is signed as it is granted, so the keyed hashes are pooled
+// (Reset keeps the key's precomputed state) rather than made per lease.
+type signer struct{ macs *sync.Pool }
+
+// newSigner returns a signer with the store's lease key.
+func newSigner(key []byte) signer {
+	key = append([]byte(nil), key...)
+	return signer{macs: &sync.Pool{New: func() any { return hmac.New(sha256.New, key) }}}
+}
 
 // proof returns the proof of the lease token on (sweepID, job).
 func (s signer) proof(sweepID string, job int64, token uint64) []byte {
-	m := hmac.New(sha256.New, s.key)
-	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], uint64(len(sweepID)))
-	m.Write(b[:])
-	m.Write([]byte(sweepID))
-	binary.BigEndian.PutUint64(b[:], uint64(job))
-	m.Write(b[:])
-	binary.BigEndian.PutUint64(b[:], token)
-	m.Write(b[:])
-	return m.Sum(nil)[:proofLen]
+	m := s.macs.Get().(hash.Hash)
+	defer s.macs.Put(m)
+	m.Reset()
+	var b [8 + 64]byte
+	msg := binary.BigEndian.AppendUint64(b[:0], uint64(len(sweepID)))
+	m.Write(append(msg, sweepID...))
+	msg = binary.BigEndian.AppendUint64(b[:0], uint64(job))
+	m.Write(binary.BigEndian.AppendUint64(msg, token))
+	return m.Sum(make([]byte, 0, sha256.Size))[:proofLen]
 }
 
 // verify reports, in constant time, whether proof is the proof of the
