@@ -36,17 +36,6 @@ func sweep(t *testing.T, reps int, rates []float64, pipes ...string) *grid.Sweep
 	return sw
 }
 
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met in 20 s")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // gate blocks each job until released, and fails when told to.
 type gate struct {
 	started chan struct{}

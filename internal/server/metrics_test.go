@@ -49,7 +49,7 @@ func TestCoordinatorMetricsFollowASweep(t *testing.T) {
 				Executor: worker.Slow{Executor: worker.Deterministic{}, Delay: 20 * time.Millisecond}})
 		}()
 	}
-	waitMetric(t, func() bool {
+	metricstest.WaitFor(t, func() bool {
 		v, _ := metricstest.Value(t, reg, "misslab_sweep_jobs", map[string]string{"sweep": id, "state": "done"})
 		return v == 12
 	})
@@ -62,7 +62,7 @@ func TestCoordinatorMetricsFollowASweep(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	waitMetric(t, func() bool { v, _ := metricstest.Value(t, reg, "misslab_workers", nil); return v == 0 })
+	metricstest.WaitFor(t, func() bool { v, _ := metricstest.Value(t, reg, "misslab_workers", nil); return v == 0 })
 	checks := []struct {
 		name   string
 		labels map[string]string
@@ -87,16 +87,5 @@ func TestCoordinatorMetricsFollowASweep(t *testing.T) {
 		if !ok || !c.want(v) {
 			t.Errorf("%s%v = %v (present %v), want %s", c.name, c.labels, v, ok, c.says)
 		}
-	}
-}
-
-func waitMetric(t *testing.T, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met in 20 s")
-		}
-		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -4,6 +4,7 @@ package metricstest
 
 import (
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	dto "github.com/prometheus/client_model/go"
@@ -53,4 +54,17 @@ func Eq(w float64) func(float64) bool { return func(v float64) bool { return v =
 // Between returns a check that a value lies in [a, b].
 func Between(a, b float64) func(float64) bool {
 	return func(v float64) bool { return v >= a && v <= b }
+}
+
+// WaitFor polls cond every 10 ms until it holds, failing the test after
+// 20 s: metrics move when other goroutines get to it.
+func WaitFor(t testing.TB, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met in 20 s")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
