@@ -14,9 +14,7 @@ func (w *Worker) closeSession() {
 	if s == nil {
 		return
 	}
-	s.sendMu.Lock()
-	_ = s.stream.CloseSend()
-	s.sendMu.Unlock()
+	s.closeSend()
 	w.waitFor(5*time.Second, func() bool {
 		w.mu.Lock()
 		defer w.mu.Unlock()

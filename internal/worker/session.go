@@ -15,14 +15,31 @@ import (
 type session struct {
 	stream    pb.WorkService_WorkClient
 	sendMu    sync.Mutex
+	sentAll   bool // closeSend was called (guarded by sendMu)
 	flush     chan struct{}
 	heartbeat time.Duration
 }
 
+// send sends m, or drops it once the worker has closed its side: what a
+// drained worker could still want to say then (a heartbeat, the release
+// of a lease granted while it drained) the coordinator infers from the
+// close, and an error here would break the stream before the coordinator
+// reads the close, so those leases would count as lost.
 func (s *session) send(m *pb.WorkRequest) error {
 	s.sendMu.Lock()
 	defer s.sendMu.Unlock()
+	if s.sentAll {
+		return nil
+	}
 	return s.stream.Send(m)
+}
+
+// closeSend closes the worker's side of the stream.
+func (s *session) closeSend() {
+	s.sendMu.Lock()
+	defer s.sendMu.Unlock()
+	s.sentAll = true
+	_ = s.stream.CloseSend()
 }
 
 // connectLoop keeps a session open, reconnecting with jittered
