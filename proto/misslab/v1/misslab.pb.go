@@ -73,7 +73,7 @@ func (x SweepStatus_State) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use SweepStatus_State.Descriptor instead.
 func (SweepStatus_State) EnumDescriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{13, 0}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{20, 0}
 }
 
 type Ack_Outcome int32
@@ -128,7 +128,7 @@ func (x Ack_Outcome) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Ack_Outcome.Descriptor instead.
 func (Ack_Outcome) EnumDescriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{28, 0}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{35, 0}
 }
 
 // Scenario mirrors sim.Scenario field for field.
@@ -144,6 +144,7 @@ type Scenario struct {
 	Rate          float64                `protobuf:"fixed64,8,opt,name=rate,proto3" json:"rate,omitempty"`
 	Columns       []int32                `protobuf:"varint,9,rep,packed,name=columns,proto3" json:"columns,omitempty"`
 	Eta           float64                `protobuf:"fixed64,10,opt,name=eta,proto3" json:"eta,omitempty"`
+	Table         *TableSource           `protobuf:"bytes,11,opt,name=table,proto3" json:"table,omitempty"` // set when the data are a user's table (model "table")
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -248,6 +249,131 @@ func (x *Scenario) GetEta() float64 {
 	return 0
 }
 
+func (x *Scenario) GetTable() *TableSource {
+	if x != nil {
+		return x.Table
+	}
+	return nil
+}
+
+// TableSource mirrors sim.TableRef: a user's table as a data source, and
+// how it is split into training and test rows.
+type TableSource struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Sha256        string                 `protobuf:"bytes,1,opt,name=sha256,proto3" json:"sha256,omitempty"` // hex SHA-256 of the file's bytes: its identity
+	Format        string                 `protobuf:"bytes,2,opt,name=format,proto3" json:"format,omitempty"` // "csv" or "parquet"
+	Name          string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`     // the file's base name, for reports only
+	Target        string                 `protobuf:"bytes,4,opt,name=target,proto3" json:"target,omitempty"`
+	Drop          []string               `protobuf:"bytes,5,rep,name=drop,proto3" json:"drop,omitempty"`
+	Categorical   []string               `protobuf:"bytes,6,rep,name=categorical,proto3" json:"categorical,omitempty"`
+	Na            []string               `protobuf:"bytes,7,rep,name=na,proto3" json:"na,omitempty"`                                           // CSV cells read as NA
+	Folds         int32                  `protobuf:"varint,8,opt,name=folds,proto3" json:"folds,omitempty"`                                    // K ≥ 2 for K-fold cross-validation; 0 for hold-out
+	TestFraction  float64                `protobuf:"fixed64,9,opt,name=test_fraction,json=testFraction,proto3" json:"test_fraction,omitempty"` // hold-out test share in (0, 1); 0 for K-fold
+	Features      []string               `protobuf:"bytes,10,rep,name=features,proto3" json:"features,omitempty"`                              // the feature columns, in table order (Scenario.columns index them)
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TableSource) Reset() {
+	*x = TableSource{}
+	mi := &file_misslab_v1_misslab_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TableSource) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TableSource) ProtoMessage() {}
+
+func (x *TableSource) ProtoReflect() protoreflect.Message {
+	mi := &file_misslab_v1_misslab_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TableSource.ProtoReflect.Descriptor instead.
+func (*TableSource) Descriptor() ([]byte, []int) {
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *TableSource) GetSha256() string {
+	if x != nil {
+		return x.Sha256
+	}
+	return ""
+}
+
+func (x *TableSource) GetFormat() string {
+	if x != nil {
+		return x.Format
+	}
+	return ""
+}
+
+func (x *TableSource) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *TableSource) GetTarget() string {
+	if x != nil {
+		return x.Target
+	}
+	return ""
+}
+
+func (x *TableSource) GetDrop() []string {
+	if x != nil {
+		return x.Drop
+	}
+	return nil
+}
+
+func (x *TableSource) GetCategorical() []string {
+	if x != nil {
+		return x.Categorical
+	}
+	return nil
+}
+
+func (x *TableSource) GetNa() []string {
+	if x != nil {
+		return x.Na
+	}
+	return nil
+}
+
+func (x *TableSource) GetFolds() int32 {
+	if x != nil {
+		return x.Folds
+	}
+	return 0
+}
+
+func (x *TableSource) GetTestFraction() float64 {
+	if x != nil {
+		return x.TestFraction
+	}
+	return 0
+}
+
+func (x *TableSource) GetFeatures() []string {
+	if x != nil {
+		return x.Features
+	}
+	return nil
+}
+
 // Pipeline mirrors grid.Pipeline: a learn.Spec name and setting overrides.
 type Pipeline struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -259,7 +385,7 @@ type Pipeline struct {
 
 func (x *Pipeline) Reset() {
 	*x = Pipeline{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[1]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -271,7 +397,7 @@ func (x *Pipeline) String() string {
 func (*Pipeline) ProtoMessage() {}
 
 func (x *Pipeline) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[1]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -284,7 +410,7 @@ func (x *Pipeline) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Pipeline.ProtoReflect.Descriptor instead.
 func (*Pipeline) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{1}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *Pipeline) GetName() string {
@@ -302,7 +428,9 @@ func (x *Pipeline) GetSettings() map[string]float64 {
 }
 
 // SweepSpec mirrors grid.Sweep. Job i of a sweep is scenario
-// i % len(scenarios), repetition i / len(scenarios).
+// i % len(scenarios) and unit u = i / len(scenarios): repetition u / K,
+// fold u % K, where K is the scenarios' folds (1 for simulated data and
+// hold-out splits).
 type SweepSpec struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
@@ -316,7 +444,7 @@ type SweepSpec struct {
 
 func (x *SweepSpec) Reset() {
 	*x = SweepSpec{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[2]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -328,7 +456,7 @@ func (x *SweepSpec) String() string {
 func (*SweepSpec) ProtoMessage() {}
 
 func (x *SweepSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[2]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -341,7 +469,7 @@ func (x *SweepSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SweepSpec.ProtoReflect.Descriptor instead.
 func (*SweepSpec) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{2}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *SweepSpec) GetName() string {
@@ -388,7 +516,7 @@ type SubmitRequest struct {
 
 func (x *SubmitRequest) Reset() {
 	*x = SubmitRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[3]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -400,7 +528,7 @@ func (x *SubmitRequest) String() string {
 func (*SubmitRequest) ProtoMessage() {}
 
 func (x *SubmitRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[3]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -413,7 +541,7 @@ func (x *SubmitRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitRequest.ProtoReflect.Descriptor instead.
 func (*SubmitRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{3}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *SubmitRequest) GetSpec() *SweepSpec {
@@ -433,7 +561,7 @@ type SubmitResponse struct {
 
 func (x *SubmitResponse) Reset() {
 	*x = SubmitResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[4]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -445,7 +573,7 @@ func (x *SubmitResponse) String() string {
 func (*SubmitResponse) ProtoMessage() {}
 
 func (x *SubmitResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[4]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -458,7 +586,7 @@ func (x *SubmitResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitResponse.ProtoReflect.Descriptor instead.
 func (*SubmitResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{4}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *SubmitResponse) GetSweepId() string {
@@ -484,7 +612,7 @@ type StatusRequest struct {
 
 func (x *StatusRequest) Reset() {
 	*x = StatusRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[5]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -496,7 +624,7 @@ func (x *StatusRequest) String() string {
 func (*StatusRequest) ProtoMessage() {}
 
 func (x *StatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[5]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -509,7 +637,7 @@ func (x *StatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatusRequest.ProtoReflect.Descriptor instead.
 func (*StatusRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{5}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *StatusRequest) GetSweepId() string {
@@ -528,7 +656,7 @@ type StatusResponse struct {
 
 func (x *StatusResponse) Reset() {
 	*x = StatusResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[6]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -540,7 +668,7 @@ func (x *StatusResponse) String() string {
 func (*StatusResponse) ProtoMessage() {}
 
 func (x *StatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[6]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -553,7 +681,7 @@ func (x *StatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatusResponse.ProtoReflect.Descriptor instead.
 func (*StatusResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{6}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *StatusResponse) GetSweeps() []*SweepStatus {
@@ -573,7 +701,7 @@ type WatchRequest struct {
 
 func (x *WatchRequest) Reset() {
 	*x = WatchRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[7]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -585,7 +713,7 @@ func (x *WatchRequest) String() string {
 func (*WatchRequest) ProtoMessage() {}
 
 func (x *WatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[7]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -598,7 +726,7 @@ func (x *WatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{7}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *WatchRequest) GetSweepId() string {
@@ -624,7 +752,7 @@ type CancelRequest struct {
 
 func (x *CancelRequest) Reset() {
 	*x = CancelRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[8]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -636,7 +764,7 @@ func (x *CancelRequest) String() string {
 func (*CancelRequest) ProtoMessage() {}
 
 func (x *CancelRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[8]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -649,7 +777,7 @@ func (x *CancelRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelRequest.ProtoReflect.Descriptor instead.
 func (*CancelRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{8}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *CancelRequest) GetSweepId() string {
@@ -668,7 +796,7 @@ type CancelResponse struct {
 
 func (x *CancelResponse) Reset() {
 	*x = CancelResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[9]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -680,7 +808,7 @@ func (x *CancelResponse) String() string {
 func (*CancelResponse) ProtoMessage() {}
 
 func (x *CancelResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[9]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -693,7 +821,7 @@ func (x *CancelResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelResponse.ProtoReflect.Descriptor instead.
 func (*CancelResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{9}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *CancelResponse) GetStatus() *SweepStatus {
@@ -706,13 +834,14 @@ func (x *CancelResponse) GetStatus() *SweepStatus {
 type ExportRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	SweepId       string                 `protobuf:"bytes,1,opt,name=sweep_id,json=sweepId,proto3" json:"sweep_id,omitempty"`
+	Folds         bool                   `protobuf:"varint,2,opt,name=folds,proto3" json:"folds,omitempty"` // export the fold assignment of a table sweep instead of results
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ExportRequest) Reset() {
 	*x = ExportRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[10]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -724,7 +853,7 @@ func (x *ExportRequest) String() string {
 func (*ExportRequest) ProtoMessage() {}
 
 func (x *ExportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[10]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -737,7 +866,7 @@ func (x *ExportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRequest.ProtoReflect.Descriptor instead.
 func (*ExportRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{10}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *ExportRequest) GetSweepId() string {
@@ -745,6 +874,349 @@ func (x *ExportRequest) GetSweepId() string {
 		return x.SweepId
 	}
 	return ""
+}
+
+func (x *ExportRequest) GetFolds() bool {
+	if x != nil {
+		return x.Folds
+	}
+	return false
+}
+
+type UploadTableRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Sha256        string                 `protobuf:"bytes,1,opt,name=sha256,proto3" json:"sha256,omitempty"` // first message: hex SHA-256 of the whole file
+	Size          int64                  `protobuf:"varint,2,opt,name=size,proto3" json:"size,omitempty"`    // first message: its size in bytes
+	Name          string                 `protobuf:"bytes,3,opt,name=name,proto3" json:"name,omitempty"`     // first message: the file's base name (informational)
+	Data          []byte                 `protobuf:"bytes,4,opt,name=data,proto3" json:"data,omitempty"`     // the next bytes of the file
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UploadTableRequest) Reset() {
+	*x = UploadTableRequest{}
+	mi := &file_misslab_v1_misslab_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UploadTableRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UploadTableRequest) ProtoMessage() {}
+
+func (x *UploadTableRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_misslab_v1_misslab_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UploadTableRequest.ProtoReflect.Descriptor instead.
+func (*UploadTableRequest) Descriptor() ([]byte, []int) {
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *UploadTableRequest) GetSha256() string {
+	if x != nil {
+		return x.Sha256
+	}
+	return ""
+}
+
+func (x *UploadTableRequest) GetSize() int64 {
+	if x != nil {
+		return x.Size
+	}
+	return 0
+}
+
+func (x *UploadTableRequest) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *UploadTableRequest) GetData() []byte {
+	if x != nil {
+		return x.Data
+	}
+	return nil
+}
+
+type UploadTableResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Sha256        string                 `protobuf:"bytes,1,opt,name=sha256,proto3" json:"sha256,omitempty"`
+	Size          int64                  `protobuf:"varint,2,opt,name=size,proto3" json:"size,omitempty"`
+	Existed       bool                   `protobuf:"varint,3,opt,name=existed,proto3" json:"existed,omitempty"` // the coordinator already held the table; no bytes were needed
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *UploadTableResponse) Reset() {
+	*x = UploadTableResponse{}
+	mi := &file_misslab_v1_misslab_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *UploadTableResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*UploadTableResponse) ProtoMessage() {}
+
+func (x *UploadTableResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_misslab_v1_misslab_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use UploadTableResponse.ProtoReflect.Descriptor instead.
+func (*UploadTableResponse) Descriptor() ([]byte, []int) {
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *UploadTableResponse) GetSha256() string {
+	if x != nil {
+		return x.Sha256
+	}
+	return ""
+}
+
+func (x *UploadTableResponse) GetSize() int64 {
+	if x != nil {
+		return x.Size
+	}
+	return 0
+}
+
+func (x *UploadTableResponse) GetExisted() bool {
+	if x != nil {
+		return x.Existed
+	}
+	return false
+}
+
+type StatTableRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Sha256        string                 `protobuf:"bytes,1,opt,name=sha256,proto3" json:"sha256,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StatTableRequest) Reset() {
+	*x = StatTableRequest{}
+	mi := &file_misslab_v1_misslab_proto_msgTypes[14]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StatTableRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StatTableRequest) ProtoMessage() {}
+
+func (x *StatTableRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_misslab_v1_misslab_proto_msgTypes[14]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StatTableRequest.ProtoReflect.Descriptor instead.
+func (*StatTableRequest) Descriptor() ([]byte, []int) {
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{14}
+}
+
+func (x *StatTableRequest) GetSha256() string {
+	if x != nil {
+		return x.Sha256
+	}
+	return ""
+}
+
+type StatTableResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Present       bool                   `protobuf:"varint,1,opt,name=present,proto3" json:"present,omitempty"`
+	Size          int64                  `protobuf:"varint,2,opt,name=size,proto3" json:"size,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *StatTableResponse) Reset() {
+	*x = StatTableResponse{}
+	mi := &file_misslab_v1_misslab_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *StatTableResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*StatTableResponse) ProtoMessage() {}
+
+func (x *StatTableResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_misslab_v1_misslab_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use StatTableResponse.ProtoReflect.Descriptor instead.
+func (*StatTableResponse) Descriptor() ([]byte, []int) {
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{15}
+}
+
+func (x *StatTableResponse) GetPresent() bool {
+	if x != nil {
+		return x.Present
+	}
+	return false
+}
+
+func (x *StatTableResponse) GetSize() int64 {
+	if x != nil {
+		return x.Size
+	}
+	return 0
+}
+
+type FetchTableRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Sha256        string                 `protobuf:"bytes,1,opt,name=sha256,proto3" json:"sha256,omitempty"`
+	Offset        int64                  `protobuf:"varint,2,opt,name=offset,proto3" json:"offset,omitempty"` // resume a partial fetch from this byte
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FetchTableRequest) Reset() {
+	*x = FetchTableRequest{}
+	mi := &file_misslab_v1_misslab_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FetchTableRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FetchTableRequest) ProtoMessage() {}
+
+func (x *FetchTableRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_misslab_v1_misslab_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FetchTableRequest.ProtoReflect.Descriptor instead.
+func (*FetchTableRequest) Descriptor() ([]byte, []int) {
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *FetchTableRequest) GetSha256() string {
+	if x != nil {
+		return x.Sha256
+	}
+	return ""
+}
+
+func (x *FetchTableRequest) GetOffset() int64 {
+	if x != nil {
+		return x.Offset
+	}
+	return 0
+}
+
+type FetchTableResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Size          int64                  `protobuf:"varint,1,opt,name=size,proto3" json:"size,omitempty"`     // the whole file's size (every chunk)
+	Offset        int64                  `protobuf:"varint,2,opt,name=offset,proto3" json:"offset,omitempty"` // where data starts in the file
+	Data          []byte                 `protobuf:"bytes,3,opt,name=data,proto3" json:"data,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FetchTableResponse) Reset() {
+	*x = FetchTableResponse{}
+	mi := &file_misslab_v1_misslab_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FetchTableResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FetchTableResponse) ProtoMessage() {}
+
+func (x *FetchTableResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_misslab_v1_misslab_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FetchTableResponse.ProtoReflect.Descriptor instead.
+func (*FetchTableResponse) Descriptor() ([]byte, []int) {
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *FetchTableResponse) GetSize() int64 {
+	if x != nil {
+		return x.Size
+	}
+	return 0
+}
+
+func (x *FetchTableResponse) GetOffset() int64 {
+	if x != nil {
+		return x.Offset
+	}
+	return 0
+}
+
+func (x *FetchTableResponse) GetData() []byte {
+	if x != nil {
+		return x.Data
+	}
+	return nil
 }
 
 type ExportResponse struct {
@@ -756,7 +1228,7 @@ type ExportResponse struct {
 
 func (x *ExportResponse) Reset() {
 	*x = ExportResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[11]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -768,7 +1240,7 @@ func (x *ExportResponse) String() string {
 func (*ExportResponse) ProtoMessage() {}
 
 func (x *ExportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[11]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -781,7 +1253,7 @@ func (x *ExportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportResponse.ProtoReflect.Descriptor instead.
 func (*ExportResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{11}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *ExportResponse) GetCsv() []byte {
@@ -800,7 +1272,7 @@ type WatchResponse struct {
 
 func (x *WatchResponse) Reset() {
 	*x = WatchResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[12]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -812,7 +1284,7 @@ func (x *WatchResponse) String() string {
 func (*WatchResponse) ProtoMessage() {}
 
 func (x *WatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[12]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -825,7 +1297,7 @@ func (x *WatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchResponse.ProtoReflect.Descriptor instead.
 func (*WatchResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{12}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *WatchResponse) GetStatus() *SweepStatus {
@@ -856,7 +1328,7 @@ type SweepStatus struct {
 
 func (x *SweepStatus) Reset() {
 	*x = SweepStatus{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[13]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -868,7 +1340,7 @@ func (x *SweepStatus) String() string {
 func (*SweepStatus) ProtoMessage() {}
 
 func (x *SweepStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[13]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -881,7 +1353,7 @@ func (x *SweepStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SweepStatus.ProtoReflect.Descriptor instead.
 func (*SweepStatus) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{13}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *SweepStatus) GetSweepId() string {
@@ -983,7 +1455,7 @@ type WorkRequest struct {
 
 func (x *WorkRequest) Reset() {
 	*x = WorkRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[14]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -995,7 +1467,7 @@ func (x *WorkRequest) String() string {
 func (*WorkRequest) ProtoMessage() {}
 
 func (x *WorkRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[14]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1008,7 +1480,7 @@ func (x *WorkRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkRequest.ProtoReflect.Descriptor instead.
 func (*WorkRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{14}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *WorkRequest) GetMsg() isWorkRequest_Msg {
@@ -1098,7 +1570,7 @@ type WorkResponse struct {
 
 func (x *WorkResponse) Reset() {
 	*x = WorkResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[15]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1110,7 +1582,7 @@ func (x *WorkResponse) String() string {
 func (*WorkResponse) ProtoMessage() {}
 
 func (x *WorkResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[15]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1123,7 +1595,7 @@ func (x *WorkResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkResponse.ProtoReflect.Descriptor instead.
 func (*WorkResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{15}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *WorkResponse) GetMsg() isWorkResponse_Msg {
@@ -1225,7 +1697,7 @@ type Hello struct {
 
 func (x *Hello) Reset() {
 	*x = Hello{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[16]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1237,7 +1709,7 @@ func (x *Hello) String() string {
 func (*Hello) ProtoMessage() {}
 
 func (x *Hello) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[16]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1250,7 +1722,7 @@ func (x *Hello) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Hello.ProtoReflect.Descriptor instead.
 func (*Hello) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{16}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Hello) GetWorkerId() string {
@@ -1295,7 +1767,7 @@ type Held struct {
 
 func (x *Held) Reset() {
 	*x = Held{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[17]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1307,7 +1779,7 @@ func (x *Held) String() string {
 func (*Held) ProtoMessage() {}
 
 func (x *Held) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[17]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1320,7 +1792,7 @@ func (x *Held) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Held.ProtoReflect.Descriptor instead.
 func (*Held) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{17}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Held) GetSweepId() string {
@@ -1363,7 +1835,7 @@ type Welcome struct {
 
 func (x *Welcome) Reset() {
 	*x = Welcome{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[18]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1375,7 +1847,7 @@ func (x *Welcome) String() string {
 func (*Welcome) ProtoMessage() {}
 
 func (x *Welcome) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[18]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1388,7 +1860,7 @@ func (x *Welcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Welcome.ProtoReflect.Descriptor instead.
 func (*Welcome) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{18}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Welcome) GetHeartbeatSeconds() float64 {
@@ -1426,7 +1898,7 @@ type Rebind struct {
 
 func (x *Rebind) Reset() {
 	*x = Rebind{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[19]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1438,7 +1910,7 @@ func (x *Rebind) String() string {
 func (*Rebind) ProtoMessage() {}
 
 func (x *Rebind) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[19]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1451,7 +1923,7 @@ func (x *Rebind) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rebind.ProtoReflect.Descriptor instead.
 func (*Rebind) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{19}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Rebind) GetOldToken() uint64 {
@@ -1493,7 +1965,7 @@ type SweepSpecMessage struct {
 
 func (x *SweepSpecMessage) Reset() {
 	*x = SweepSpecMessage{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[20]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1505,7 +1977,7 @@ func (x *SweepSpecMessage) String() string {
 func (*SweepSpecMessage) ProtoMessage() {}
 
 func (x *SweepSpecMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[20]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1518,7 +1990,7 @@ func (x *SweepSpecMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SweepSpecMessage.ProtoReflect.Descriptor instead.
 func (*SweepSpecMessage) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{20}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *SweepSpecMessage) GetSweepId() string {
@@ -1546,7 +2018,7 @@ type JobBatch struct {
 
 func (x *JobBatch) Reset() {
 	*x = JobBatch{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[21]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1558,7 +2030,7 @@ func (x *JobBatch) String() string {
 func (*JobBatch) ProtoMessage() {}
 
 func (x *JobBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[21]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1571,7 +2043,7 @@ func (x *JobBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobBatch.ProtoReflect.Descriptor instead.
 func (*JobBatch) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{21}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *JobBatch) GetSweepId() string {
@@ -1602,13 +2074,14 @@ type Job struct {
 	// and returns it in Held, so that a restarted coordinator can tell a
 	// job it really leased from a made-up claim. Opaque to workers.
 	Proof         []byte `protobuf:"bytes,7,opt,name=proof,proto3" json:"proof,omitempty"`
+	Fold          int32  `protobuf:"varint,8,opt,name=fold,proto3" json:"fold,omitempty"` // cross-validation fold of a table sweep (0 otherwise)
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Job) Reset() {
 	*x = Job{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[22]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1620,7 +2093,7 @@ func (x *Job) String() string {
 func (*Job) ProtoMessage() {}
 
 func (x *Job) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[22]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1633,7 +2106,7 @@ func (x *Job) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Job.ProtoReflect.Descriptor instead.
 func (*Job) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{22}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Job) GetJob() int64 {
@@ -1685,6 +2158,13 @@ func (x *Job) GetProof() []byte {
 	return nil
 }
 
+func (x *Job) GetFold() int32 {
+	if x != nil {
+		return x.Fold
+	}
+	return 0
+}
+
 // Heartbeat extends the leases named by tokens.
 type Heartbeat struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1695,7 +2175,7 @@ type Heartbeat struct {
 
 func (x *Heartbeat) Reset() {
 	*x = Heartbeat{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[23]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1707,7 +2187,7 @@ func (x *Heartbeat) String() string {
 func (*Heartbeat) ProtoMessage() {}
 
 func (x *Heartbeat) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[23]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1720,7 +2200,7 @@ func (x *Heartbeat) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Heartbeat.ProtoReflect.Descriptor instead.
 func (*Heartbeat) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{23}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *Heartbeat) GetTokens() []uint64 {
@@ -1739,7 +2219,7 @@ type ResultBatch struct {
 
 func (x *ResultBatch) Reset() {
 	*x = ResultBatch{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[24]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1751,7 +2231,7 @@ func (x *ResultBatch) String() string {
 func (*ResultBatch) ProtoMessage() {}
 
 func (x *ResultBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[24]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1764,7 +2244,7 @@ func (x *ResultBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResultBatch.ProtoReflect.Descriptor instead.
 func (*ResultBatch) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{24}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *ResultBatch) GetResults() []*JobResult {
@@ -1789,7 +2269,7 @@ type JobResult struct {
 
 func (x *JobResult) Reset() {
 	*x = JobResult{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[25]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1801,7 +2281,7 @@ func (x *JobResult) String() string {
 func (*JobResult) ProtoMessage() {}
 
 func (x *JobResult) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[25]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1814,7 +2294,7 @@ func (x *JobResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobResult.ProtoReflect.Descriptor instead.
 func (*JobResult) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{25}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *JobResult) GetToken() uint64 {
@@ -1864,13 +2344,20 @@ type PipelineResult struct {
 	ErrMsg         string                 `protobuf:"bytes,7,opt,name=err_msg,json=errMsg,proto3" json:"err_msg,omitempty"`
 	Root           string                 `protobuf:"bytes,8,opt,name=root,proto3" json:"root,omitempty"`                                          // a tree's first split variable ("X1", "M2"); empty otherwise
 	RootThreshold  float64                `protobuf:"fixed64,9,opt,name=root_threshold,json=rootThreshold,proto3" json:"root_threshold,omitempty"` // its threshold
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	Mae            float64                `protobuf:"fixed64,10,opt,name=mae,proto3" json:"mae,omitempty"`                                         // mean absolute error on the test set
+	// impute_rmse_train/test: RMSE of the imputed values on entries whose
+	// truth is known (simulated NA, amputed cells), each column standardised
+	// by its training sd; NaN when the pipeline does not impute or no such
+	// entry exists.
+	ImputeRmseTrain float64 `protobuf:"fixed64,11,opt,name=impute_rmse_train,json=imputeRmseTrain,proto3" json:"impute_rmse_train,omitempty"`
+	ImputeRmseTest  float64 `protobuf:"fixed64,12,opt,name=impute_rmse_test,json=imputeRmseTest,proto3" json:"impute_rmse_test,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
 }
 
 func (x *PipelineResult) Reset() {
 	*x = PipelineResult{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[26]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1882,7 +2369,7 @@ func (x *PipelineResult) String() string {
 func (*PipelineResult) ProtoMessage() {}
 
 func (x *PipelineResult) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[26]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1895,7 +2382,7 @@ func (x *PipelineResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PipelineResult.ProtoReflect.Descriptor instead.
 func (*PipelineResult) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{26}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *PipelineResult) GetPipeline() int32 {
@@ -1961,6 +2448,27 @@ func (x *PipelineResult) GetRootThreshold() float64 {
 	return 0
 }
 
+func (x *PipelineResult) GetMae() float64 {
+	if x != nil {
+		return x.Mae
+	}
+	return 0
+}
+
+func (x *PipelineResult) GetImputeRmseTrain() float64 {
+	if x != nil {
+		return x.ImputeRmseTrain
+	}
+	return 0
+}
+
+func (x *PipelineResult) GetImputeRmseTest() float64 {
+	if x != nil {
+		return x.ImputeRmseTest
+	}
+	return 0
+}
+
 // Release hands leases back without counting a failed delivery (drain).
 type Release struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -1971,7 +2479,7 @@ type Release struct {
 
 func (x *Release) Reset() {
 	*x = Release{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[27]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1983,7 +2491,7 @@ func (x *Release) String() string {
 func (*Release) ProtoMessage() {}
 
 func (x *Release) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[27]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1996,7 +2504,7 @@ func (x *Release) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Release.ProtoReflect.Descriptor instead.
 func (*Release) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{27}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *Release) GetTokens() []uint64 {
@@ -2016,7 +2524,7 @@ type Ack struct {
 
 func (x *Ack) Reset() {
 	*x = Ack{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[28]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2028,7 +2536,7 @@ func (x *Ack) String() string {
 func (*Ack) ProtoMessage() {}
 
 func (x *Ack) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[28]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2041,7 +2549,7 @@ func (x *Ack) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ack.ProtoReflect.Descriptor instead.
 func (*Ack) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{28}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *Ack) GetItems() []*Ack_Item {
@@ -2062,7 +2570,7 @@ type CancelLeases struct {
 
 func (x *CancelLeases) Reset() {
 	*x = CancelLeases{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[29]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2074,7 +2582,7 @@ func (x *CancelLeases) String() string {
 func (*CancelLeases) ProtoMessage() {}
 
 func (x *CancelLeases) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[29]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2087,7 +2595,7 @@ func (x *CancelLeases) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelLeases.ProtoReflect.Descriptor instead.
 func (*CancelLeases) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{29}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *CancelLeases) GetTokens() []uint64 {
@@ -2108,7 +2616,7 @@ type Ack_Item struct {
 
 func (x *Ack_Item) Reset() {
 	*x = Ack_Item{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[31]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2120,7 +2628,7 @@ func (x *Ack_Item) String() string {
 func (*Ack_Item) ProtoMessage() {}
 
 func (x *Ack_Item) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[31]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2133,7 +2641,7 @@ func (x *Ack_Item) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ack_Item.ProtoReflect.Descriptor instead.
 func (*Ack_Item) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{28, 0}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{35, 0}
 }
 
 func (x *Ack_Item) GetToken() uint64 {
@@ -2162,7 +2670,7 @@ var File_misslab_v1_misslab_proto protoreflect.FileDescriptor
 const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\n" +
 	"\x18misslab/v1/misslab.proto\x12\n" +
-	"misslab.v1\"\xe4\x01\n" +
+	"misslab.v1\"\x93\x02\n" +
 	"\bScenario\x12\x14\n" +
 	"\x05model\x18\x01 \x01(\tR\x05model\x12\f\n" +
 	"\x01d\x18\x02 \x01(\x05R\x01d\x12\x10\n" +
@@ -2174,7 +2682,20 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\x04rate\x18\b \x01(\x01R\x04rate\x12\x18\n" +
 	"\acolumns\x18\t \x03(\x05R\acolumns\x12\x10\n" +
 	"\x03eta\x18\n" +
-	" \x01(\x01R\x03eta\"\x9b\x01\n" +
+	" \x01(\x01R\x03eta\x12-\n" +
+	"\x05table\x18\v \x01(\v2\x17.misslab.v1.TableSourceR\x05table\"\x86\x02\n" +
+	"\vTableSource\x12\x16\n" +
+	"\x06sha256\x18\x01 \x01(\tR\x06sha256\x12\x16\n" +
+	"\x06format\x18\x02 \x01(\tR\x06format\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12\x16\n" +
+	"\x06target\x18\x04 \x01(\tR\x06target\x12\x12\n" +
+	"\x04drop\x18\x05 \x03(\tR\x04drop\x12 \n" +
+	"\vcategorical\x18\x06 \x03(\tR\vcategorical\x12\x0e\n" +
+	"\x02na\x18\a \x03(\tR\x02na\x12\x14\n" +
+	"\x05folds\x18\b \x01(\x05R\x05folds\x12#\n" +
+	"\rtest_fraction\x18\t \x01(\x01R\ftestFraction\x12\x1a\n" +
+	"\bfeatures\x18\n" +
+	" \x03(\tR\bfeatures\"\x9b\x01\n" +
 	"\bPipeline\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12>\n" +
 	"\bsettings\x18\x02 \x03(\v2\".misslab.v1.Pipeline.SettingsEntryR\bsettings\x1a;\n" +
@@ -2202,9 +2723,31 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\rCancelRequest\x12\x19\n" +
 	"\bsweep_id\x18\x01 \x01(\tR\asweepId\"A\n" +
 	"\x0eCancelResponse\x12/\n" +
-	"\x06status\x18\x01 \x01(\v2\x17.misslab.v1.SweepStatusR\x06status\"*\n" +
+	"\x06status\x18\x01 \x01(\v2\x17.misslab.v1.SweepStatusR\x06status\"@\n" +
 	"\rExportRequest\x12\x19\n" +
-	"\bsweep_id\x18\x01 \x01(\tR\asweepId\"\"\n" +
+	"\bsweep_id\x18\x01 \x01(\tR\asweepId\x12\x14\n" +
+	"\x05folds\x18\x02 \x01(\bR\x05folds\"h\n" +
+	"\x12UploadTableRequest\x12\x16\n" +
+	"\x06sha256\x18\x01 \x01(\tR\x06sha256\x12\x12\n" +
+	"\x04size\x18\x02 \x01(\x03R\x04size\x12\x12\n" +
+	"\x04name\x18\x03 \x01(\tR\x04name\x12\x12\n" +
+	"\x04data\x18\x04 \x01(\fR\x04data\"[\n" +
+	"\x13UploadTableResponse\x12\x16\n" +
+	"\x06sha256\x18\x01 \x01(\tR\x06sha256\x12\x12\n" +
+	"\x04size\x18\x02 \x01(\x03R\x04size\x12\x18\n" +
+	"\aexisted\x18\x03 \x01(\bR\aexisted\"*\n" +
+	"\x10StatTableRequest\x12\x16\n" +
+	"\x06sha256\x18\x01 \x01(\tR\x06sha256\"A\n" +
+	"\x11StatTableResponse\x12\x18\n" +
+	"\apresent\x18\x01 \x01(\bR\apresent\x12\x12\n" +
+	"\x04size\x18\x02 \x01(\x03R\x04size\"C\n" +
+	"\x11FetchTableRequest\x12\x16\n" +
+	"\x06sha256\x18\x01 \x01(\tR\x06sha256\x12\x16\n" +
+	"\x06offset\x18\x02 \x01(\x03R\x06offset\"T\n" +
+	"\x12FetchTableResponse\x12\x12\n" +
+	"\x04size\x18\x01 \x01(\x03R\x04size\x12\x16\n" +
+	"\x06offset\x18\x02 \x01(\x03R\x06offset\x12\x12\n" +
+	"\x04data\x18\x03 \x01(\fR\x04data\"\"\n" +
 	"\x0eExportResponse\x12\x10\n" +
 	"\x03csv\x18\x01 \x01(\fR\x03csv\"@\n" +
 	"\rWatchResponse\x12/\n" +
@@ -2266,7 +2809,7 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\x04spec\x18\x02 \x01(\v2\x15.misslab.v1.SweepSpecR\x04spec\"J\n" +
 	"\bJobBatch\x12\x19\n" +
 	"\bsweep_id\x18\x01 \x01(\tR\asweepId\x12#\n" +
-	"\x04jobs\x18\x02 \x03(\v2\x0f.misslab.v1.JobR\x04jobs\"\xcb\x01\n" +
+	"\x04jobs\x18\x02 \x03(\v2\x0f.misslab.v1.JobR\x04jobs\"\xdf\x01\n" +
 	"\x03Job\x12\x10\n" +
 	"\x03job\x18\x01 \x01(\x03R\x03job\x12\x1a\n" +
 	"\bscenario\x18\x02 \x01(\x05R\bscenario\x12\x1e\n" +
@@ -2276,7 +2819,8 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\tpipelines\x18\x04 \x03(\x05R\tpipelines\x12\x14\n" +
 	"\x05token\x18\x05 \x01(\x04R\x05token\x12,\n" +
 	"\x12deadline_unix_nano\x18\x06 \x01(\x03R\x10deadlineUnixNano\x12\x14\n" +
-	"\x05proof\x18\a \x01(\fR\x05proof\"#\n" +
+	"\x05proof\x18\a \x01(\fR\x05proof\x12\x12\n" +
+	"\x04fold\x18\b \x01(\x05R\x04fold\"#\n" +
 	"\tHeartbeat\x12\x16\n" +
 	"\x06tokens\x18\x01 \x03(\x04R\x06tokens\">\n" +
 	"\vResultBatch\x12/\n" +
@@ -2286,7 +2830,7 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\bsweep_id\x18\x02 \x01(\tR\asweepId\x12\x10\n" +
 	"\x03job\x18\x03 \x01(\x03R\x03job\x128\n" +
 	"\tpipelines\x18\x04 \x03(\v2\x1a.misslab.v1.PipelineResultR\tpipelines\x12\x14\n" +
-	"\x05error\x18\x05 \x01(\tR\x05error\"\x87\x02\n" +
+	"\x05error\x18\x05 \x01(\tR\x05error\"\xef\x02\n" +
 	"\x0ePipelineResult\x12\x1a\n" +
 	"\bpipeline\x18\x01 \x01(\x05R\bpipeline\x12\x0e\n" +
 	"\x02r2\x18\x02 \x01(\x01R\x02r2\x12\x10\n" +
@@ -2297,7 +2841,11 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\berr_kind\x18\x06 \x01(\tR\aerrKind\x12\x17\n" +
 	"\aerr_msg\x18\a \x01(\tR\x06errMsg\x12\x12\n" +
 	"\x04root\x18\b \x01(\tR\x04root\x12%\n" +
-	"\x0eroot_threshold\x18\t \x01(\x01R\rrootThreshold\"!\n" +
+	"\x0eroot_threshold\x18\t \x01(\x01R\rrootThreshold\x12\x10\n" +
+	"\x03mae\x18\n" +
+	" \x01(\x01R\x03mae\x12*\n" +
+	"\x11impute_rmse_train\x18\v \x01(\x01R\x0fimputeRmseTrain\x12(\n" +
+	"\x10impute_rmse_test\x18\f \x01(\x01R\x0eimputeRmseTest\"!\n" +
 	"\aRelease\x12\x16\n" +
 	"\x06tokens\x18\x01 \x03(\x04R\x06tokens\"\x93\x02\n" +
 	"\x03Ack\x12*\n" +
@@ -2313,15 +2861,19 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\rOUTCOME_STALE\x10\x03\x12\x13\n" +
 	"\x0fOUTCOME_INVALID\x10\x04\"&\n" +
 	"\fCancelLeases\x12\x16\n" +
-	"\x06tokens\x18\x01 \x03(\x04R\x06tokens2\xd4\x02\n" +
+	"\x06tokens\x18\x01 \x03(\x04R\x06tokens2\xf0\x03\n" +
 	"\fSweepService\x12?\n" +
 	"\x06Submit\x12\x19.misslab.v1.SubmitRequest\x1a\x1a.misslab.v1.SubmitResponse\x12?\n" +
 	"\x06Status\x12\x19.misslab.v1.StatusRequest\x1a\x1a.misslab.v1.StatusResponse\x12>\n" +
 	"\x05Watch\x12\x18.misslab.v1.WatchRequest\x1a\x19.misslab.v1.WatchResponse0\x01\x12?\n" +
 	"\x06Cancel\x12\x19.misslab.v1.CancelRequest\x1a\x1a.misslab.v1.CancelResponse\x12A\n" +
-	"\x06Export\x12\x19.misslab.v1.ExportRequest\x1a\x1a.misslab.v1.ExportResponse0\x012L\n" +
+	"\x06Export\x12\x19.misslab.v1.ExportRequest\x1a\x1a.misslab.v1.ExportResponse0\x01\x12P\n" +
+	"\vUploadTable\x12\x1e.misslab.v1.UploadTableRequest\x1a\x1f.misslab.v1.UploadTableResponse(\x01\x12H\n" +
+	"\tStatTable\x12\x1c.misslab.v1.StatTableRequest\x1a\x1d.misslab.v1.StatTableResponse2\x9b\x01\n" +
 	"\vWorkService\x12=\n" +
-	"\x04Work\x12\x17.misslab.v1.WorkRequest\x1a\x18.misslab.v1.WorkResponse(\x010\x01B7Z5github.com/misslab/misslab/proto/misslab/v1;misslabv1b\x06proto3"
+	"\x04Work\x12\x17.misslab.v1.WorkRequest\x1a\x18.misslab.v1.WorkResponse(\x010\x01\x12M\n" +
+	"\n" +
+	"FetchTable\x12\x1d.misslab.v1.FetchTableRequest\x1a\x1e.misslab.v1.FetchTableResponse0\x01B7Z5github.com/misslab/misslab/proto/misslab/v1;misslabv1b\x06proto3"
 
 var (
 	file_misslab_v1_misslab_proto_rawDescOnce sync.Once
@@ -2336,87 +2888,101 @@ func file_misslab_v1_misslab_proto_rawDescGZIP() []byte {
 }
 
 var file_misslab_v1_misslab_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_misslab_v1_misslab_proto_msgTypes = make([]protoimpl.MessageInfo, 32)
+var file_misslab_v1_misslab_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
 var file_misslab_v1_misslab_proto_goTypes = []any{
-	(SweepStatus_State)(0),   // 0: misslab.v1.SweepStatus.State
-	(Ack_Outcome)(0),         // 1: misslab.v1.Ack.Outcome
-	(*Scenario)(nil),         // 2: misslab.v1.Scenario
-	(*Pipeline)(nil),         // 3: misslab.v1.Pipeline
-	(*SweepSpec)(nil),        // 4: misslab.v1.SweepSpec
-	(*SubmitRequest)(nil),    // 5: misslab.v1.SubmitRequest
-	(*SubmitResponse)(nil),   // 6: misslab.v1.SubmitResponse
-	(*StatusRequest)(nil),    // 7: misslab.v1.StatusRequest
-	(*StatusResponse)(nil),   // 8: misslab.v1.StatusResponse
-	(*WatchRequest)(nil),     // 9: misslab.v1.WatchRequest
-	(*CancelRequest)(nil),    // 10: misslab.v1.CancelRequest
-	(*CancelResponse)(nil),   // 11: misslab.v1.CancelResponse
-	(*ExportRequest)(nil),    // 12: misslab.v1.ExportRequest
-	(*ExportResponse)(nil),   // 13: misslab.v1.ExportResponse
-	(*WatchResponse)(nil),    // 14: misslab.v1.WatchResponse
-	(*SweepStatus)(nil),      // 15: misslab.v1.SweepStatus
-	(*WorkRequest)(nil),      // 16: misslab.v1.WorkRequest
-	(*WorkResponse)(nil),     // 17: misslab.v1.WorkResponse
-	(*Hello)(nil),            // 18: misslab.v1.Hello
-	(*Held)(nil),             // 19: misslab.v1.Held
-	(*Welcome)(nil),          // 20: misslab.v1.Welcome
-	(*Rebind)(nil),           // 21: misslab.v1.Rebind
-	(*SweepSpecMessage)(nil), // 22: misslab.v1.SweepSpecMessage
-	(*JobBatch)(nil),         // 23: misslab.v1.JobBatch
-	(*Job)(nil),              // 24: misslab.v1.Job
-	(*Heartbeat)(nil),        // 25: misslab.v1.Heartbeat
-	(*ResultBatch)(nil),      // 26: misslab.v1.ResultBatch
-	(*JobResult)(nil),        // 27: misslab.v1.JobResult
-	(*PipelineResult)(nil),   // 28: misslab.v1.PipelineResult
-	(*Release)(nil),          // 29: misslab.v1.Release
-	(*Ack)(nil),              // 30: misslab.v1.Ack
-	(*CancelLeases)(nil),     // 31: misslab.v1.CancelLeases
-	nil,                      // 32: misslab.v1.Pipeline.SettingsEntry
-	(*Ack_Item)(nil),         // 33: misslab.v1.Ack.Item
+	(SweepStatus_State)(0),      // 0: misslab.v1.SweepStatus.State
+	(Ack_Outcome)(0),            // 1: misslab.v1.Ack.Outcome
+	(*Scenario)(nil),            // 2: misslab.v1.Scenario
+	(*TableSource)(nil),         // 3: misslab.v1.TableSource
+	(*Pipeline)(nil),            // 4: misslab.v1.Pipeline
+	(*SweepSpec)(nil),           // 5: misslab.v1.SweepSpec
+	(*SubmitRequest)(nil),       // 6: misslab.v1.SubmitRequest
+	(*SubmitResponse)(nil),      // 7: misslab.v1.SubmitResponse
+	(*StatusRequest)(nil),       // 8: misslab.v1.StatusRequest
+	(*StatusResponse)(nil),      // 9: misslab.v1.StatusResponse
+	(*WatchRequest)(nil),        // 10: misslab.v1.WatchRequest
+	(*CancelRequest)(nil),       // 11: misslab.v1.CancelRequest
+	(*CancelResponse)(nil),      // 12: misslab.v1.CancelResponse
+	(*ExportRequest)(nil),       // 13: misslab.v1.ExportRequest
+	(*UploadTableRequest)(nil),  // 14: misslab.v1.UploadTableRequest
+	(*UploadTableResponse)(nil), // 15: misslab.v1.UploadTableResponse
+	(*StatTableRequest)(nil),    // 16: misslab.v1.StatTableRequest
+	(*StatTableResponse)(nil),   // 17: misslab.v1.StatTableResponse
+	(*FetchTableRequest)(nil),   // 18: misslab.v1.FetchTableRequest
+	(*FetchTableResponse)(nil),  // 19: misslab.v1.FetchTableResponse
+	(*ExportResponse)(nil),      // 20: misslab.v1.ExportResponse
+	(*WatchResponse)(nil),       // 21: misslab.v1.WatchResponse
+	(*SweepStatus)(nil),         // 22: misslab.v1.SweepStatus
+	(*WorkRequest)(nil),         // 23: misslab.v1.WorkRequest
+	(*WorkResponse)(nil),        // 24: misslab.v1.WorkResponse
+	(*Hello)(nil),               // 25: misslab.v1.Hello
+	(*Held)(nil),                // 26: misslab.v1.Held
+	(*Welcome)(nil),             // 27: misslab.v1.Welcome
+	(*Rebind)(nil),              // 28: misslab.v1.Rebind
+	(*SweepSpecMessage)(nil),    // 29: misslab.v1.SweepSpecMessage
+	(*JobBatch)(nil),            // 30: misslab.v1.JobBatch
+	(*Job)(nil),                 // 31: misslab.v1.Job
+	(*Heartbeat)(nil),           // 32: misslab.v1.Heartbeat
+	(*ResultBatch)(nil),         // 33: misslab.v1.ResultBatch
+	(*JobResult)(nil),           // 34: misslab.v1.JobResult
+	(*PipelineResult)(nil),      // 35: misslab.v1.PipelineResult
+	(*Release)(nil),             // 36: misslab.v1.Release
+	(*Ack)(nil),                 // 37: misslab.v1.Ack
+	(*CancelLeases)(nil),        // 38: misslab.v1.CancelLeases
+	nil,                         // 39: misslab.v1.Pipeline.SettingsEntry
+	(*Ack_Item)(nil),            // 40: misslab.v1.Ack.Item
 }
 var file_misslab_v1_misslab_proto_depIdxs = []int32{
-	32, // 0: misslab.v1.Pipeline.settings:type_name -> misslab.v1.Pipeline.SettingsEntry
-	2,  // 1: misslab.v1.SweepSpec.scenarios:type_name -> misslab.v1.Scenario
-	3,  // 2: misslab.v1.SweepSpec.pipelines:type_name -> misslab.v1.Pipeline
-	4,  // 3: misslab.v1.SubmitRequest.spec:type_name -> misslab.v1.SweepSpec
-	15, // 4: misslab.v1.SubmitResponse.status:type_name -> misslab.v1.SweepStatus
-	15, // 5: misslab.v1.StatusResponse.sweeps:type_name -> misslab.v1.SweepStatus
-	15, // 6: misslab.v1.CancelResponse.status:type_name -> misslab.v1.SweepStatus
-	15, // 7: misslab.v1.WatchResponse.status:type_name -> misslab.v1.SweepStatus
-	0,  // 8: misslab.v1.SweepStatus.state:type_name -> misslab.v1.SweepStatus.State
-	18, // 9: misslab.v1.WorkRequest.hello:type_name -> misslab.v1.Hello
-	25, // 10: misslab.v1.WorkRequest.heartbeat:type_name -> misslab.v1.Heartbeat
-	26, // 11: misslab.v1.WorkRequest.results:type_name -> misslab.v1.ResultBatch
-	29, // 12: misslab.v1.WorkRequest.release:type_name -> misslab.v1.Release
-	20, // 13: misslab.v1.WorkResponse.welcome:type_name -> misslab.v1.Welcome
-	22, // 14: misslab.v1.WorkResponse.sweep:type_name -> misslab.v1.SweepSpecMessage
-	23, // 15: misslab.v1.WorkResponse.jobs:type_name -> misslab.v1.JobBatch
-	30, // 16: misslab.v1.WorkResponse.ack:type_name -> misslab.v1.Ack
-	31, // 17: misslab.v1.WorkResponse.cancel:type_name -> misslab.v1.CancelLeases
-	19, // 18: misslab.v1.Hello.held:type_name -> misslab.v1.Held
-	21, // 19: misslab.v1.Welcome.rebinds:type_name -> misslab.v1.Rebind
-	4,  // 20: misslab.v1.SweepSpecMessage.spec:type_name -> misslab.v1.SweepSpec
-	24, // 21: misslab.v1.JobBatch.jobs:type_name -> misslab.v1.Job
-	27, // 22: misslab.v1.ResultBatch.results:type_name -> misslab.v1.JobResult
-	28, // 23: misslab.v1.JobResult.pipelines:type_name -> misslab.v1.PipelineResult
-	33, // 24: misslab.v1.Ack.items:type_name -> misslab.v1.Ack.Item
-	1,  // 25: misslab.v1.Ack.Item.outcome:type_name -> misslab.v1.Ack.Outcome
-	5,  // 26: misslab.v1.SweepService.Submit:input_type -> misslab.v1.SubmitRequest
-	7,  // 27: misslab.v1.SweepService.Status:input_type -> misslab.v1.StatusRequest
-	9,  // 28: misslab.v1.SweepService.Watch:input_type -> misslab.v1.WatchRequest
-	10, // 29: misslab.v1.SweepService.Cancel:input_type -> misslab.v1.CancelRequest
-	12, // 30: misslab.v1.SweepService.Export:input_type -> misslab.v1.ExportRequest
-	16, // 31: misslab.v1.WorkService.Work:input_type -> misslab.v1.WorkRequest
-	6,  // 32: misslab.v1.SweepService.Submit:output_type -> misslab.v1.SubmitResponse
-	8,  // 33: misslab.v1.SweepService.Status:output_type -> misslab.v1.StatusResponse
-	14, // 34: misslab.v1.SweepService.Watch:output_type -> misslab.v1.WatchResponse
-	11, // 35: misslab.v1.SweepService.Cancel:output_type -> misslab.v1.CancelResponse
-	13, // 36: misslab.v1.SweepService.Export:output_type -> misslab.v1.ExportResponse
-	17, // 37: misslab.v1.WorkService.Work:output_type -> misslab.v1.WorkResponse
-	32, // [32:38] is the sub-list for method output_type
-	26, // [26:32] is the sub-list for method input_type
-	26, // [26:26] is the sub-list for extension type_name
-	26, // [26:26] is the sub-list for extension extendee
-	0,  // [0:26] is the sub-list for field type_name
+	3,  // 0: misslab.v1.Scenario.table:type_name -> misslab.v1.TableSource
+	39, // 1: misslab.v1.Pipeline.settings:type_name -> misslab.v1.Pipeline.SettingsEntry
+	2,  // 2: misslab.v1.SweepSpec.scenarios:type_name -> misslab.v1.Scenario
+	4,  // 3: misslab.v1.SweepSpec.pipelines:type_name -> misslab.v1.Pipeline
+	5,  // 4: misslab.v1.SubmitRequest.spec:type_name -> misslab.v1.SweepSpec
+	22, // 5: misslab.v1.SubmitResponse.status:type_name -> misslab.v1.SweepStatus
+	22, // 6: misslab.v1.StatusResponse.sweeps:type_name -> misslab.v1.SweepStatus
+	22, // 7: misslab.v1.CancelResponse.status:type_name -> misslab.v1.SweepStatus
+	22, // 8: misslab.v1.WatchResponse.status:type_name -> misslab.v1.SweepStatus
+	0,  // 9: misslab.v1.SweepStatus.state:type_name -> misslab.v1.SweepStatus.State
+	25, // 10: misslab.v1.WorkRequest.hello:type_name -> misslab.v1.Hello
+	32, // 11: misslab.v1.WorkRequest.heartbeat:type_name -> misslab.v1.Heartbeat
+	33, // 12: misslab.v1.WorkRequest.results:type_name -> misslab.v1.ResultBatch
+	36, // 13: misslab.v1.WorkRequest.release:type_name -> misslab.v1.Release
+	27, // 14: misslab.v1.WorkResponse.welcome:type_name -> misslab.v1.Welcome
+	29, // 15: misslab.v1.WorkResponse.sweep:type_name -> misslab.v1.SweepSpecMessage
+	30, // 16: misslab.v1.WorkResponse.jobs:type_name -> misslab.v1.JobBatch
+	37, // 17: misslab.v1.WorkResponse.ack:type_name -> misslab.v1.Ack
+	38, // 18: misslab.v1.WorkResponse.cancel:type_name -> misslab.v1.CancelLeases
+	26, // 19: misslab.v1.Hello.held:type_name -> misslab.v1.Held
+	28, // 20: misslab.v1.Welcome.rebinds:type_name -> misslab.v1.Rebind
+	5,  // 21: misslab.v1.SweepSpecMessage.spec:type_name -> misslab.v1.SweepSpec
+	31, // 22: misslab.v1.JobBatch.jobs:type_name -> misslab.v1.Job
+	34, // 23: misslab.v1.ResultBatch.results:type_name -> misslab.v1.JobResult
+	35, // 24: misslab.v1.JobResult.pipelines:type_name -> misslab.v1.PipelineResult
+	40, // 25: misslab.v1.Ack.items:type_name -> misslab.v1.Ack.Item
+	1,  // 26: misslab.v1.Ack.Item.outcome:type_name -> misslab.v1.Ack.Outcome
+	6,  // 27: misslab.v1.SweepService.Submit:input_type -> misslab.v1.SubmitRequest
+	8,  // 28: misslab.v1.SweepService.Status:input_type -> misslab.v1.StatusRequest
+	10, // 29: misslab.v1.SweepService.Watch:input_type -> misslab.v1.WatchRequest
+	11, // 30: misslab.v1.SweepService.Cancel:input_type -> misslab.v1.CancelRequest
+	13, // 31: misslab.v1.SweepService.Export:input_type -> misslab.v1.ExportRequest
+	14, // 32: misslab.v1.SweepService.UploadTable:input_type -> misslab.v1.UploadTableRequest
+	16, // 33: misslab.v1.SweepService.StatTable:input_type -> misslab.v1.StatTableRequest
+	23, // 34: misslab.v1.WorkService.Work:input_type -> misslab.v1.WorkRequest
+	18, // 35: misslab.v1.WorkService.FetchTable:input_type -> misslab.v1.FetchTableRequest
+	7,  // 36: misslab.v1.SweepService.Submit:output_type -> misslab.v1.SubmitResponse
+	9,  // 37: misslab.v1.SweepService.Status:output_type -> misslab.v1.StatusResponse
+	21, // 38: misslab.v1.SweepService.Watch:output_type -> misslab.v1.WatchResponse
+	12, // 39: misslab.v1.SweepService.Cancel:output_type -> misslab.v1.CancelResponse
+	20, // 40: misslab.v1.SweepService.Export:output_type -> misslab.v1.ExportResponse
+	15, // 41: misslab.v1.SweepService.UploadTable:output_type -> misslab.v1.UploadTableResponse
+	17, // 42: misslab.v1.SweepService.StatTable:output_type -> misslab.v1.StatTableResponse
+	24, // 43: misslab.v1.WorkService.Work:output_type -> misslab.v1.WorkResponse
+	19, // 44: misslab.v1.WorkService.FetchTable:output_type -> misslab.v1.FetchTableResponse
+	36, // [36:45] is the sub-list for method output_type
+	27, // [27:36] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_misslab_v1_misslab_proto_init() }
@@ -2424,13 +2990,13 @@ func file_misslab_v1_misslab_proto_init() {
 	if File_misslab_v1_misslab_proto != nil {
 		return
 	}
-	file_misslab_v1_misslab_proto_msgTypes[14].OneofWrappers = []any{
+	file_misslab_v1_misslab_proto_msgTypes[21].OneofWrappers = []any{
 		(*WorkRequest_Hello)(nil),
 		(*WorkRequest_Heartbeat)(nil),
 		(*WorkRequest_Results)(nil),
 		(*WorkRequest_Release)(nil),
 	}
-	file_misslab_v1_misslab_proto_msgTypes[15].OneofWrappers = []any{
+	file_misslab_v1_misslab_proto_msgTypes[22].OneofWrappers = []any{
 		(*WorkResponse_Welcome)(nil),
 		(*WorkResponse_Sweep)(nil),
 		(*WorkResponse_Jobs)(nil),
@@ -2443,7 +3009,7 @@ func file_misslab_v1_misslab_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_misslab_v1_misslab_proto_rawDesc), len(file_misslab_v1_misslab_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   32,
+			NumMessages:   39,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

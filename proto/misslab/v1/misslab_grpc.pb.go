@@ -22,11 +22,13 @@ import (
 const _ = grpc.SupportPackageIsVersion9
 
 const (
-	SweepService_Submit_FullMethodName = "/misslab.v1.SweepService/Submit"
-	SweepService_Status_FullMethodName = "/misslab.v1.SweepService/Status"
-	SweepService_Watch_FullMethodName  = "/misslab.v1.SweepService/Watch"
-	SweepService_Cancel_FullMethodName = "/misslab.v1.SweepService/Cancel"
-	SweepService_Export_FullMethodName = "/misslab.v1.SweepService/Export"
+	SweepService_Submit_FullMethodName      = "/misslab.v1.SweepService/Submit"
+	SweepService_Status_FullMethodName      = "/misslab.v1.SweepService/Status"
+	SweepService_Watch_FullMethodName       = "/misslab.v1.SweepService/Watch"
+	SweepService_Cancel_FullMethodName      = "/misslab.v1.SweepService/Cancel"
+	SweepService_Export_FullMethodName      = "/misslab.v1.SweepService/Export"
+	SweepService_UploadTable_FullMethodName = "/misslab.v1.SweepService/UploadTable"
+	SweepService_StatTable_FullMethodName   = "/misslab.v1.SweepService/StatTable"
 )
 
 // SweepServiceClient is the client API for SweepService service.
@@ -47,8 +49,19 @@ type SweepServiceClient interface {
 	// Cancel stops dispatching a sweep's jobs and revokes its leases; stored
 	// results are kept and a later Submit resumes it.
 	Cancel(ctx context.Context, in *CancelRequest, opts ...grpc.CallOption) (*CancelResponse, error)
-	// Export streams the stored results of a sweep as tidy CSV.
+	// Export streams the stored results of a sweep as tidy CSV, or with
+	// folds set the test-fold membership of a table sweep's rows.
 	Export(ctx context.Context, in *ExportRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ExportResponse], error)
+	// UploadTable stores a user's table in the coordinator, content-addressed
+	// by the SHA-256 of its bytes. The first message carries sha256 and
+	// size; every message may carry data, in order. The coordinator checks
+	// the size and the hash before keeping the table (InvalidArgument on a
+	// mismatch; nothing is kept). Uploading a table already held is cheap:
+	// the first message's answer is returned as soon as the hash is known.
+	UploadTable(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[UploadTableRequest, UploadTableResponse], error)
+	// StatTable tells whether the coordinator holds a table, so that a client
+	// uploads only what is missing.
+	StatTable(ctx context.Context, in *StatTableRequest, opts ...grpc.CallOption) (*StatTableResponse, error)
 }
 
 type sweepServiceClient struct {
@@ -127,6 +140,29 @@ func (c *sweepServiceClient) Export(ctx context.Context, in *ExportRequest, opts
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type SweepService_ExportClient = grpc.ServerStreamingClient[ExportResponse]
 
+func (c *sweepServiceClient) UploadTable(ctx context.Context, opts ...grpc.CallOption) (grpc.ClientStreamingClient[UploadTableRequest, UploadTableResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &SweepService_ServiceDesc.Streams[2], SweepService_UploadTable_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[UploadTableRequest, UploadTableResponse]{ClientStream: stream}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type SweepService_UploadTableClient = grpc.ClientStreamingClient[UploadTableRequest, UploadTableResponse]
+
+func (c *sweepServiceClient) StatTable(ctx context.Context, in *StatTableRequest, opts ...grpc.CallOption) (*StatTableResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(StatTableResponse)
+	err := c.cc.Invoke(ctx, SweepService_StatTable_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // SweepServiceServer is the server API for SweepService service.
 // All implementations must embed UnimplementedSweepServiceServer
 // for forward compatibility.
@@ -145,8 +181,19 @@ type SweepServiceServer interface {
 	// Cancel stops dispatching a sweep's jobs and revokes its leases; stored
 	// results are kept and a later Submit resumes it.
 	Cancel(context.Context, *CancelRequest) (*CancelResponse, error)
-	// Export streams the stored results of a sweep as tidy CSV.
+	// Export streams the stored results of a sweep as tidy CSV, or with
+	// folds set the test-fold membership of a table sweep's rows.
 	Export(*ExportRequest, grpc.ServerStreamingServer[ExportResponse]) error
+	// UploadTable stores a user's table in the coordinator, content-addressed
+	// by the SHA-256 of its bytes. The first message carries sha256 and
+	// size; every message may carry data, in order. The coordinator checks
+	// the size and the hash before keeping the table (InvalidArgument on a
+	// mismatch; nothing is kept). Uploading a table already held is cheap:
+	// the first message's answer is returned as soon as the hash is known.
+	UploadTable(grpc.ClientStreamingServer[UploadTableRequest, UploadTableResponse]) error
+	// StatTable tells whether the coordinator holds a table, so that a client
+	// uploads only what is missing.
+	StatTable(context.Context, *StatTableRequest) (*StatTableResponse, error)
 	mustEmbedUnimplementedSweepServiceServer()
 }
 
@@ -171,6 +218,12 @@ func (UnimplementedSweepServiceServer) Cancel(context.Context, *CancelRequest) (
 }
 func (UnimplementedSweepServiceServer) Export(*ExportRequest, grpc.ServerStreamingServer[ExportResponse]) error {
 	return status.Error(codes.Unimplemented, "method Export not implemented")
+}
+func (UnimplementedSweepServiceServer) UploadTable(grpc.ClientStreamingServer[UploadTableRequest, UploadTableResponse]) error {
+	return status.Error(codes.Unimplemented, "method UploadTable not implemented")
+}
+func (UnimplementedSweepServiceServer) StatTable(context.Context, *StatTableRequest) (*StatTableResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method StatTable not implemented")
 }
 func (UnimplementedSweepServiceServer) mustEmbedUnimplementedSweepServiceServer() {}
 func (UnimplementedSweepServiceServer) testEmbeddedByValue()                      {}
@@ -269,6 +322,31 @@ func _SweepService_Export_Handler(srv interface{}, stream grpc.ServerStream) err
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type SweepService_ExportServer = grpc.ServerStreamingServer[ExportResponse]
 
+func _SweepService_UploadTable_Handler(srv interface{}, stream grpc.ServerStream) error {
+	return srv.(SweepServiceServer).UploadTable(&grpc.GenericServerStream[UploadTableRequest, UploadTableResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type SweepService_UploadTableServer = grpc.ClientStreamingServer[UploadTableRequest, UploadTableResponse]
+
+func _SweepService_StatTable_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(StatTableRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SweepServiceServer).StatTable(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SweepService_StatTable_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SweepServiceServer).StatTable(ctx, req.(*StatTableRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // SweepService_ServiceDesc is the grpc.ServiceDesc for SweepService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -288,6 +366,10 @@ var SweepService_ServiceDesc = grpc.ServiceDesc{
 			MethodName: "Cancel",
 			Handler:    _SweepService_Cancel_Handler,
 		},
+		{
+			MethodName: "StatTable",
+			Handler:    _SweepService_StatTable_Handler,
+		},
 	},
 	Streams: []grpc.StreamDesc{
 		{
@@ -300,12 +382,18 @@ var SweepService_ServiceDesc = grpc.ServiceDesc{
 			Handler:       _SweepService_Export_Handler,
 			ServerStreams: true,
 		},
+		{
+			StreamName:    "UploadTable",
+			Handler:       _SweepService_UploadTable_Handler,
+			ClientStreams: true,
+		},
 	},
 	Metadata: "misslab/v1/misslab.proto",
 }
 
 const (
-	WorkService_Work_FullMethodName = "/misslab.v1.WorkService/Work"
+	WorkService_Work_FullMethodName       = "/misslab.v1.WorkService/Work"
+	WorkService_FetchTable_FullMethodName = "/misslab.v1.WorkService/FetchTable"
 )
 
 // WorkServiceClient is the client API for WorkService service.
@@ -318,6 +406,11 @@ type WorkServiceClient interface {
 	// releases; the coordinator sends Welcome, sweep specs (once per sweep
 	// and stream), job batches, acknowledgements and cancellations.
 	Work(ctx context.Context, opts ...grpc.CallOption) (grpc.BidiStreamingClient[WorkRequest, WorkResponse], error)
+	// FetchTable streams a table the coordinator holds, by hash, from
+	// offset on, in chunks of at most 1 MiB; the worker verifies the
+	// SHA-256 of the whole file. NotFound when the coordinator has no such
+	// table.
+	FetchTable(ctx context.Context, in *FetchTableRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[FetchTableResponse], error)
 }
 
 type workServiceClient struct {
@@ -341,6 +434,25 @@ func (c *workServiceClient) Work(ctx context.Context, opts ...grpc.CallOption) (
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type WorkService_WorkClient = grpc.BidiStreamingClient[WorkRequest, WorkResponse]
 
+func (c *workServiceClient) FetchTable(ctx context.Context, in *FetchTableRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[FetchTableResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &WorkService_ServiceDesc.Streams[1], WorkService_FetchTable_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[FetchTableRequest, FetchTableResponse]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type WorkService_FetchTableClient = grpc.ServerStreamingClient[FetchTableResponse]
+
 // WorkServiceServer is the server API for WorkService service.
 // All implementations must embed UnimplementedWorkServiceServer
 // for forward compatibility.
@@ -351,6 +463,11 @@ type WorkServiceServer interface {
 	// releases; the coordinator sends Welcome, sweep specs (once per sweep
 	// and stream), job batches, acknowledgements and cancellations.
 	Work(grpc.BidiStreamingServer[WorkRequest, WorkResponse]) error
+	// FetchTable streams a table the coordinator holds, by hash, from
+	// offset on, in chunks of at most 1 MiB; the worker verifies the
+	// SHA-256 of the whole file. NotFound when the coordinator has no such
+	// table.
+	FetchTable(*FetchTableRequest, grpc.ServerStreamingServer[FetchTableResponse]) error
 	mustEmbedUnimplementedWorkServiceServer()
 }
 
@@ -363,6 +480,9 @@ type UnimplementedWorkServiceServer struct{}
 
 func (UnimplementedWorkServiceServer) Work(grpc.BidiStreamingServer[WorkRequest, WorkResponse]) error {
 	return status.Error(codes.Unimplemented, "method Work not implemented")
+}
+func (UnimplementedWorkServiceServer) FetchTable(*FetchTableRequest, grpc.ServerStreamingServer[FetchTableResponse]) error {
+	return status.Error(codes.Unimplemented, "method FetchTable not implemented")
 }
 func (UnimplementedWorkServiceServer) mustEmbedUnimplementedWorkServiceServer() {}
 func (UnimplementedWorkServiceServer) testEmbeddedByValue()                     {}
@@ -392,6 +512,17 @@ func _WorkService_Work_Handler(srv interface{}, stream grpc.ServerStream) error 
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type WorkService_WorkServer = grpc.BidiStreamingServer[WorkRequest, WorkResponse]
 
+func _WorkService_FetchTable_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(FetchTableRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(WorkServiceServer).FetchTable(m, &grpc.GenericServerStream[FetchTableRequest, FetchTableResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type WorkService_FetchTableServer = grpc.ServerStreamingServer[FetchTableResponse]
+
 // WorkService_ServiceDesc is the grpc.ServiceDesc for WorkService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -405,6 +536,11 @@ var WorkService_ServiceDesc = grpc.ServiceDesc{
 			Handler:       _WorkService_Work_Handler,
 			ServerStreams: true,
 			ClientStreams: true,
+		},
+		{
+			StreamName:    "FetchTable",
+			Handler:       _WorkService_FetchTable_Handler,
+			ServerStreams: true,
 		},
 	},
 	Metadata: "misslab/v1/misslab.proto",
