@@ -20,7 +20,7 @@ var ErrNoBayes = errors.New("sim: no Bayes predictor for this scenario")
 // a non-Gaussian covariate law, or a negative common factor; not
 // implemented). Under MNAR the quadratic and linear models are covered.
 func HasBayes(s Scenario) bool {
-	return s.Validate() == nil && (s.Mechanism != MNAR || hasCensoredBayes(s))
+	return s.Validate() == nil && s.Model != Table && (s.Mechanism != MNAR || hasCensoredBayes(s))
 }
 
 // BayesPredict returns the Bayes predictor E[Y | X_obs = x_obs, M = m] of

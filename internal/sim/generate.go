@@ -55,6 +55,9 @@ func Generate(s Scenario, seed uint64, rep int) (Rep, error) {
 	if err := s.Validate(); err != nil {
 		return Rep{}, err
 	}
+	if err := noPopulation(s); err != nil {
+		return Rep{}, err
+	}
 	if rep < 0 {
 		return Rep{}, fmt.Errorf("%w: rep = %d outside [0, %d]", ErrInvalid, rep, math.MaxInt)
 	}

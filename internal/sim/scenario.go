@@ -94,6 +94,8 @@ type Scenario struct {
 	Columns []int
 	// Eta is P(W = 0) in the Prop2 model, in [0, 1]; 0 for other models.
 	Eta float64
+	// Table is the user's table of a Table scenario, nil otherwise.
+	Table *TableRef
 }
 
 // Defaults returns the paper's settings for model: ρ = 0.5, σ = 0.1,
@@ -178,6 +180,9 @@ func minD(model string) int {
 func (s Scenario) Validate() error {
 	bad := func(format string, a ...any) error {
 		return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, a...)...)
+	}
+	if s.Model == Table || s.Table != nil {
+		return s.validateTable()
 	}
 	if !slices.Contains(Models, s.Model) {
 		return bad("model %q is unknown (known: %s)", s.Model, strings.Join(Models, ", "))
@@ -293,6 +298,9 @@ func (s Scenario) validateToy() error {
 // are the same experiment if and only if their encodings are equal.
 // Floats use the shortest round-trip representation.
 func (s Scenario) Canonical() string {
+	if s.Table != nil {
+		return s.tableCanonical()
+	}
 	var b strings.Builder
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	b.WriteString("model=" + s.Model)

@@ -62,6 +62,9 @@ func VarianceInfo(s Scenario) (VarianceEstimate, error) {
 	if err := s.Validate(); err != nil {
 		return VarianceEstimate{}, err
 	}
+	if err := noPopulation(s); err != nil {
+		return VarianceEstimate{}, err
+	}
 	e := signalVariance(s)
 	e.Value += s.Noise * s.Noise
 	if s.Mechanism == Predictive {
