@@ -1,0 +1,71 @@
+package split
+
+import (
+	"math/rand/v2"
+	"strconv"
+
+	"github.com/misslab/misslab/internal/sim"
+)
+
+// Train marks a row of a hold-out split's training set in an Assign
+// result; K-fold assignments never hold it.
+const Train = -1
+
+// Purpose is the sim.Stream purpose of the split's random stream.
+const Purpose = "split"
+
+// Key is the stream key of a table's split: its hash and the split, and
+// nothing else, so that every scenario of a sweep (mechanism, rate,
+// columns) and every pipeline sees the same folds of a repetition, and
+// paired comparisons stay paired.
+func Key(t *sim.TableRef) string {
+	k := "table=" + t.SHA256 + ";target=" + strconv.Quote(t.Target)
+	if t.Folds >= 2 {
+		return k + ";folds=" + strconv.Itoa(t.Folds)
+	}
+	return k + ";test_fraction=" + strconv.FormatFloat(t.TestFraction, 'g', -1, 64)
+}
+
+// Assign returns, for each of the n rows with a target (in table order),
+// its test fold in [0, K) under K-fold cross-validation, or under a
+// hold-out split 0 for a test row and Train for a training row. The
+// stream is sim.Stream(seed, Key(t), rep, Purpose): a uniformly random
+// permutation π of the rows (rand.Perm) puts row π[j] in fold j mod K,
+// so fold sizes differ by at most one; a hold-out puts the first
+// round(fraction·n) rows of π in the test set. The target is part of the
+// key because it decides which rows have one.
+func Assign(seed uint64, t *sim.TableRef, rep, n int) []int {
+	return assign(sim.Stream(seed, Key(t), rep, Purpose), t, n)
+}
+
+func assign(r *rand.Rand, t *sim.TableRef, n int) []int {
+	perm := r.Perm(n)
+	out := make([]int, n)
+	if t.Folds >= 2 {
+		for j, row := range perm {
+			out[row] = j % t.Folds
+		}
+		return out
+	}
+	test := int(t.TestFraction*float64(n) + 0.5)
+	for j, row := range perm {
+		out[row] = Train
+		if j < test {
+			out[row] = 0
+		}
+	}
+	return out
+}
+
+// Rows splits the row indices 0..len(assign)−1 into the training and
+// test rows of fold (ascending, so the design's row order is kept).
+func Rows(assign []int, fold int) (train, test []int) {
+	for i, f := range assign {
+		if f == fold {
+			test = append(test, i)
+		} else {
+			train = append(train, i)
+		}
+	}
+	return train, test
+}
