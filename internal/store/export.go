@@ -4,6 +4,7 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,9 +23,16 @@ import (
 // covariates 1-based, as grid files write them ("1;2;3" is X1..X3). root
 // names a tree's first split variable ("X1", "M2" for a mask column) on
 // every row of that result, and is empty for other learners.
+//
+// mae, impute_rmse_train and impute_rmse_test come last and, like root,
+// repeat one result's numbers on every row of it: the test-set mean
+// absolute error and the imputation RMSEs (see Result). A cell is empty
+// when the number is NaN (not applicable; results stored before the
+// imputation RMSEs existed have NaN there, and mae 0) and NA when error is
+// set.
 var CSVHeader = []string{"sweep_id", "sweep", "scenario", "model", "d", "rho", "noise",
 	"n_train", "n_test", "mechanism", "rate", "columns", "eta", "rep", "pipeline",
-	"metric", "value", "error", "root"}
+	"metric", "value", "error", "root", "mae", "impute_rmse_train", "impute_rmse_test"}
 
 // Metrics are the metric names of the table, in row order. A result with
 // a root split has one more row, RootMetric.
@@ -111,6 +119,15 @@ func fillScenario(row []string, rec SweepRecord, si int, sc sim.Scenario) {
 		f(sc.Rate), strings.Join(cols, ";"), f(sc.Eta)})
 }
 
+// cell formats a per-result number: shortest round-trip form, empty for
+// NaN.
+func cell(v float64) string {
+	if math.IsNaN(v) {
+		return ""
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
 // writeMetrics writes the four metric rows of one pipeline result (v nil:
 // the job failed with failure).
 func writeMetrics(cw *csv.Writer, row []string, p grid.Pipeline, v []byte, failure string) error {
@@ -130,6 +147,12 @@ func writeMetrics(cw *csv.Writer, row []string, p grid.Pipeline, v []byte, failu
 		metrics, vals = append(slices.Clone(Metrics), RootMetric), append(vals, r.RootThreshold)
 	}
 	row[18] = r.Root
+	for i, v := range []float64{r.MAE, r.ImputeRMSETrain, r.ImputeRMSETest} {
+		row[19+i] = cell(v)
+		if r.ErrKind != "" {
+			row[19+i] = "NA"
+		}
+	}
 	for i, m := range metrics {
 		row[15], row[16], row[17] = m, strconv.FormatFloat(vals[i], 'g', -1, 64), ""
 		if r.ErrKind != "" {

@@ -18,10 +18,18 @@ import (
 //	sweeps    sweep id (64 hex bytes)       → JSON sweepRecord
 //	draws     DrawKey (16)                  → JSON drawRecord {seed, scenario}
 //	pipelines PipeKey (8)                   → JSON grid.Pipeline
-//	results   DrawKey | rep u32 BE | PipeKey (28) → encoded Result (version 2;
-//	                                                 version 1 values, without
-//	                                                 the root split, still decode)
+//	results   DrawKey | rep u32 BE | PipeKey (28) → encoded Result (version 3;
+//	                                                 versions 1 and 2 still decode,
+//	                                                 see decodeResult)
 //	failures  sweep id (64) | job u64 BE    → last error text
+//	tables    SHA-256 (64 lowercase hex)    → JSON tableRecord {size, name, added}
+//
+// A table's bytes are not in the bbolt file: they are the file
+// tables/<sha256> in the data directory (next to FileName), written before
+// its record (temporary file, fsync, rename; see PutTable). The tables
+// bucket is the one bucket not made on open: the first PutTable creates it,
+// and every reader takes a missing bucket for "no table", so a store from
+// before tables opens (also read-only) unchanged and SchemaVersion stays.
 //
 // A result's key depends only on (seed, scenario canonical encoding,
 // repetition, pipeline canonical name), never on the sweep or file it
@@ -36,6 +44,7 @@ var (
 	bucketPipelines = []byte("pipelines")
 	bucketResults   = []byte("results")
 	bucketFailures  = []byte("failures")
+	bucketTables    = []byte("tables") // made by the first PutTable, not in allBuckets
 
 	allBuckets = [][]byte{bucketMeta, bucketSweeps, bucketDraws, bucketPipelines, bucketResults, bucketFailures}
 
@@ -48,8 +57,10 @@ var (
 const SchemaVersion = "misslab-store/1"
 
 // resultVersion is the first byte of every encoded Result. Version 2 adds
-// the root split after the error message; version 1 is still read.
-const resultVersion = 2
+// the root split after the error message, version 3 the MAE and the two
+// imputation RMSEs after the root threshold; versions 1 and 2 are still
+// read.
+const resultVersion = 3
 
 // DrawKey identifies the data a job draws: SHA-256 of the seed and the
 // scenario's canonical encoding, truncated to 16 bytes.
@@ -100,12 +111,22 @@ func failureKey(sweepID string, job int) []byte {
 
 // Result is the stored outcome of one pipeline on one job. ErrKind is
 // empty on success; otherwise the numbers are zero and ErrMsg says why.
+//
+// MAE is the mean absolute error on the test set, in the target's units.
+// ImputeRMSETrain and ImputeRMSETest are the RMSE of the imputed values
+// on the training and test sets (each column standardised by its training
+// sd), NaN when not applicable (the pipeline does not impute, or no
+// imputed entry has a known truth). A result stored before version 3 reads
+// back with MAE 0 (what a worker that does not measure it sends) and both
+// imputation RMSEs NaN.
 type Result struct {
-	R2, MSE                    float64
-	FitSeconds, PredictSeconds float64 // wall-clock seconds
-	ErrKind, ErrMsg            string
-	Root                       string  // a tree's first split variable ("X1"), or empty
-	RootThreshold              float64 // its threshold
+	R2, MSE                         float64
+	FitSeconds, PredictSeconds      float64 // wall-clock seconds
+	ErrKind, ErrMsg                 string
+	Root                            string  // a tree's first split variable ("X1"), or empty
+	RootThreshold                   float64 // its threshold
+	MAE                             float64 // mean absolute error on the test set
+	ImputeRMSETrain, ImputeRMSETest float64 // NaN: not applicable
 }
 
 // maxErrText bounds the error text kept per result, so a worker cannot
@@ -114,7 +135,7 @@ const maxErrText = 4096
 
 func encodeResult(r Result) []byte {
 	kind, msg, root := truncate(r.ErrKind, 64), truncate(r.ErrMsg, maxErrText), truncate(r.Root, 64)
-	b := make([]byte, 0, 1+40+3*binary.MaxVarintLen64+len(kind)+len(msg)+len(root))
+	b := make([]byte, 0, 1+64+3*binary.MaxVarintLen64+len(kind)+len(msg)+len(root))
 	b = append(b, resultVersion)
 	for _, v := range []float64{r.R2, r.MSE, r.FitSeconds, r.PredictSeconds} {
 		b = binary.BigEndian.AppendUint64(b, math.Float64bits(v))
@@ -123,24 +144,35 @@ func encodeResult(r Result) []byte {
 		b = binary.AppendUvarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
-	return binary.BigEndian.AppendUint64(b, math.Float64bits(r.RootThreshold))
+	for _, v := range []float64{r.RootThreshold, r.MAE, r.ImputeRMSETrain, r.ImputeRMSETest} {
+		b = binary.BigEndian.AppendUint64(b, math.Float64bits(v))
+	}
+	return b
 }
 
 // errCorrupt is the error of a result value that does not decode.
 var errCorrupt = fmt.Errorf("%w: a result value does not decode", ErrCorrupt)
 
+// tailFloats is the number of float64s after the strings, by version.
+var tailFloats = [resultVersion + 1]int{1: 0, 2: 1, 3: 4}
+
+// decodeResult reads a Result of any version: version 1 has no root split
+// (two strings, nothing after them), version 2 the root and its threshold,
+// version 3 also MAE and the imputation RMSEs. Before version 3, MAE is 0
+// and the imputation RMSEs are NaN (not measured).
 func decodeResult(b []byte) (Result, error) {
-	if len(b) < 33 || (b[0] != 1 && b[0] != resultVersion) {
+	if len(b) < 33 || b[0] < 1 || b[0] > resultVersion {
 		return Result{}, fmt.Errorf("%w (%d bytes)", errCorrupt, len(b))
 	}
+	v := b[0]
 	var f [4]float64
 	for i := range f {
 		f[i] = math.Float64frombits(binary.BigEndian.Uint64(b[1+8*i:]))
 	}
 	rest := b[33:]
-	strs := make([]string, 2, 3)
-	if b[0] == resultVersion {
-		strs = strs[:3]
+	strs := make([]string, 3)
+	if v == 1 {
+		strs = strs[:2]
 	}
 	for i := range strs {
 		n, w := binary.Uvarint(rest)
@@ -150,12 +182,21 @@ func decodeResult(b []byte) (Result, error) {
 		strs[i] = string(rest[w : w+int(n)])
 		rest = rest[w+int(n):]
 	}
-	r := Result{R2: f[0], MSE: f[1], FitSeconds: f[2], PredictSeconds: f[3], ErrKind: strs[0], ErrMsg: strs[1]}
-	if b[0] == resultVersion {
-		if len(rest) != 8 {
-			return Result{}, errCorrupt
-		}
-		r.Root, r.RootThreshold = strs[2], math.Float64frombits(binary.BigEndian.Uint64(rest))
+	r := Result{R2: f[0], MSE: f[1], FitSeconds: f[2], PredictSeconds: f[3], ErrKind: strs[0], ErrMsg: strs[1],
+		ImputeRMSETrain: math.NaN(), ImputeRMSETest: math.NaN()}
+	if v == 1 {
+		return r, nil // as before version 2, bytes after the strings are not checked
+	}
+	if len(rest) != 8*tailFloats[v] {
+		return Result{}, errCorrupt
+	}
+	var tail [4]float64
+	for i := range tailFloats[v] {
+		tail[i] = math.Float64frombits(binary.BigEndian.Uint64(rest[8*i:]))
+	}
+	r.Root, r.RootThreshold = strs[2], tail[0]
+	if v >= 3 {
+		r.MAE, r.ImputeRMSETrain, r.ImputeRMSETest = tail[1], tail[2], tail[3]
 	}
 	return r, nil
 }
