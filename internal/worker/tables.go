@@ -1,0 +1,263 @@
+package worker
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	pb "github.com/misslab/misslab/proto/misslab/v1"
+)
+
+// Errors of the table store.
+var (
+	// ErrTableHash: a table hash is not 64 lowercase hex digits (a crafted
+	// hash such as "../x" never becomes a path).
+	ErrTableHash = errors.New("worker: malformed table hash")
+	// ErrTableCorrupt: the bytes the coordinator sent are not the table
+	// asked for (their SHA-256 or size differs, or the stream broke its
+	// own offsets); the partial file was deleted.
+	ErrTableCorrupt = errors.New("worker: fetched table does not match its hash")
+)
+
+// TableDirName is the subdirectory of the user's cache directory that
+// DefaultTableDir names.
+const TableDirName = "misslab-tables"
+
+// staleParts is the age after which OpenTableStore deletes a partial
+// download: none of a live worker's is that old (each chunk written
+// touches it).
+const staleParts = 24 * time.Hour
+
+// TableStore is a worker's local, content-addressed copy of the tables it
+// fetched from the coordinator: the file <dir>/<sha256> holds the bytes
+// whose SHA-256 is sha256, verified before they got that name. Its
+// methods are safe for concurrent use; several TableStores (processes)
+// may share a directory, each downloading into partial files of its own.
+type TableStore struct {
+	dir string
+	tag string // names this TableStore's partial files: <sha>.<tag>.part
+
+	mu      sync.Mutex
+	flights map[string]*flight // downloads in progress, by hash
+}
+
+// flight is one download that concurrent Ensure calls share.
+type flight struct {
+	done      chan struct{}
+	path      string
+	err       error
+	cancelled bool // the leader's context had ended: others try again
+}
+
+// DefaultTableDir is the directory OpenTableStore("") uses: TableDirName
+// inside os.UserCacheDir(), or inside os.TempDir() when there is no cache
+// directory.
+func DefaultTableDir() string {
+	base, err := os.UserCacheDir()
+	if err != nil || base == "" {
+		base = os.TempDir()
+	}
+	return filepath.Join(base, TableDirName)
+}
+
+// OpenTableStore opens (creating it if needed) the table store in dir, or
+// in DefaultTableDir() when dir is empty. It deletes partial downloads
+// older than 24 h, which no live worker is writing.
+func OpenTableStore(dir string) (*TableStore, error) {
+	if dir == "" {
+		dir = DefaultTableDir()
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("worker: table directory: %w", err)
+	}
+	var tag [8]byte
+	if _, err := rand.Read(tag[:]); err != nil {
+		return nil, fmt.Errorf("worker: table store: %w", err)
+	}
+	t := &TableStore{dir: dir, tag: hex.EncodeToString(tag[:]), flights: map[string]*flight{}}
+	t.removeStaleParts(time.Now().Add(-staleParts))
+	return t, nil
+}
+
+func (t *TableStore) removeStaleParts(before time.Time) {
+	ents, _ := os.ReadDir(t.dir)
+	for _, e := range ents {
+		if fi, err := e.Info(); err == nil && strings.HasSuffix(e.Name(), ".part") && fi.ModTime().Before(before) {
+			_ = os.Remove(filepath.Join(t.dir, e.Name()))
+		}
+	}
+}
+
+// Dir returns the store's directory.
+func (t *TableStore) Dir() string { return t.dir }
+
+// checkTableHash returns an error wrapping ErrTableHash unless sha is 64
+// lowercase hex digits.
+func checkTableHash(sha string) error {
+	if len(sha) != 2*sha256.Size {
+		return fmt.Errorf("%w: %d characters, want %d", ErrTableHash, len(sha), 2*sha256.Size)
+	}
+	for i := range len(sha) {
+		if c := sha[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return fmt.Errorf("%w: character %d is %q", ErrTableHash, i, c)
+		}
+	}
+	return nil
+}
+
+// Path returns the path of table sha and true when the store holds it,
+// "" and false otherwise (also for a malformed sha).
+func (t *TableStore) Path(sha string) (string, bool) {
+	if checkTableHash(sha) != nil {
+		return "", false
+	}
+	p := filepath.Join(t.dir, sha)
+	if fi, err := os.Stat(p); err != nil || !fi.Mode().IsRegular() {
+		return "", false
+	}
+	return p, true
+}
+
+// Ensure returns the path of table sha, fetching it from the coordinator
+// through c first if the store lacks it. Concurrent calls for the same
+// table share one download. A download goes into a partial file that a
+// later call resumes (FetchTableRequest.offset) after a broken stream; the
+// whole file's SHA-256 is checked before it takes its final name.
+// Errors wrap ErrTableHash for a malformed sha, ErrTableCorrupt when the
+// bytes received are not the table (the partial file is deleted), or are
+// the RPC's (a status: NotFound when the coordinator lacks the table) or
+// the disk's; ctx ending stops the download and Ensure.
+func (t *TableStore) Ensure(ctx context.Context, c pb.WorkServiceClient, sha string) (string, error) {
+	if err := checkTableHash(sha); err != nil {
+		return "", err
+	}
+	for {
+		if p, ok := t.Path(sha); ok {
+			return p, nil
+		}
+		t.mu.Lock()
+		f := t.flights[sha]
+		lead := f == nil
+		if lead {
+			f = &flight{done: make(chan struct{})}
+			t.flights[sha] = f
+		}
+		t.mu.Unlock()
+		if lead {
+			f.path, f.err = t.fetch(ctx, c, sha)
+			f.cancelled = f.err != nil && ctx.Err() != nil
+			t.mu.Lock()
+			delete(t.flights, sha)
+			t.mu.Unlock()
+			close(f.done)
+			return f.path, f.err
+		}
+		select {
+		case <-ctx.Done():
+			return "", ctx.Err()
+		case <-f.done:
+		}
+		if !f.cancelled {
+			return f.path, f.err
+		}
+	}
+}
+
+// fetch downloads table sha into this store's partial file, resuming
+// after what it already holds, verifies it and gives it its final name.
+func (t *TableStore) fetch(ctx context.Context, c pb.WorkServiceClient, sha string) (string, error) {
+	part := filepath.Join(t.dir, sha+"."+t.tag+".part")
+	f, err := os.OpenFile(part, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return "", fmt.Errorf("worker: table %s: %w", sha[:12], err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	off, err := io.Copy(h, f) // what an earlier attempt fetched: resumed, not fetched again
+	if err != nil {
+		return "", fmt.Errorf("worker: table %s: %w", sha[:12], err)
+	}
+	size, err := receive(ctx, c, sha, off, f, h)
+	if err != nil {
+		held, _ := f.Seek(0, io.SeekEnd)
+		if held == 0 || errors.Is(err, ErrTableCorrupt) || status.Code(err) == codes.OutOfRange {
+			_ = os.Remove(part) // nothing, or not a prefix of the table: start again from 0
+		}
+		return "", fmt.Errorf("worker: table %s (%d bytes held): %w", sha[:12], held, err)
+	}
+	if got := hex.EncodeToString(h.Sum(nil)); got != sha {
+		_ = os.Remove(part)
+		return "", fmt.Errorf("%w: %s: received %d bytes whose SHA-256 is %s", ErrTableCorrupt, sha[:12], size, got)
+	}
+	return t.publish(f, part, sha)
+}
+
+// receive appends the bytes of table sha from off on to f, hashing them
+// into h, and returns the table's size.
+func receive(ctx context.Context, c pb.WorkServiceClient, sha string, off int64, f io.Writer, h io.Writer) (int64, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	stream, err := c.FetchTable(ctx, &pb.FetchTableRequest{Sha256: sha, Offset: off})
+	if err != nil {
+		return 0, err
+	}
+	size := int64(-1)
+	for {
+		m, err := stream.Recv()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+		if size < 0 {
+			size = m.GetSize()
+		}
+		data := m.GetData()
+		if m.GetOffset() != off || m.GetSize() != size || int64(len(data)) > size-off {
+			return 0, fmt.Errorf("%w: chunk at %d of %d bytes (%d of them), want one at %d of %d", ErrTableCorrupt,
+				m.GetOffset(), m.GetSize(), len(data), off, size)
+		}
+		if _, err := f.Write(data); err != nil {
+			return 0, err
+		}
+		h.Write(data)
+		off += int64(len(data))
+	}
+	if size < 0 || off != size {
+		return 0, fmt.Errorf("worker: the fetch stream ended at byte %d of %d", off, size)
+	}
+	return size, nil
+}
+
+// publish fsyncs the verified partial file and renames it to the table's
+// name (atomically: a reader sees no table or the whole one).
+func (t *TableStore) publish(f *os.File, part, sha string) (string, error) {
+	if err := f.Sync(); err != nil {
+		return "", fmt.Errorf("worker: table %s: fsync: %w", sha[:12], err)
+	}
+	if err := f.Close(); err != nil { // before the rename, which some systems refuse on an open file
+		return "", fmt.Errorf("worker: table %s: %w", sha[:12], err)
+	}
+	final := filepath.Join(t.dir, sha)
+	if err := os.Rename(part, final); err != nil {
+		return "", fmt.Errorf("worker: table %s: %w", sha[:12], err)
+	}
+	if d, err := os.Open(t.dir); err == nil {
+		_ = d.Sync() // the rename's durability; a lost rename only costs a fetch
+		d.Close()
+	}
+	return final, nil
+}
