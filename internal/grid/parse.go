@@ -9,6 +9,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
+
+	"github.com/misslab/misslab/internal/sim"
 )
 
 // ParseOptions tune Parse and ParseFile. It has no field at present:
@@ -106,7 +108,7 @@ func (f *File) WithRepetitions(n int) (*File, error) {
 	}
 	out := &File{Path: f.Path, Sweeps: make([]*Sweep, len(f.Sweeps))}
 	for i, s := range f.Sweeps {
-		if err := CheckSizes(int64(n), int64(len(s.Scenarios)), int64(len(s.Pipelines))); err != nil {
+		if err := CheckSizes(int64(n), int64(s.Units()), int64(len(s.Scenarios)), int64(len(s.Pipelines))); err != nil {
 			return nil, fmt.Errorf("sweep %q: %w", s.Name, err)
 		}
 		c := *s
@@ -135,8 +137,9 @@ var (
 	missSchema     = schema{attrs: []string{"mechanism", "rate", "columns"}}
 	pipelineSchema = schema{attrs: []string{"learners", "strategies", "names"}}
 	sweepSchema    = schema{attrs: []string{"seed", "repetitions", "bayes"},
-		blocks:   []string{"data", "missingness", "pipelines", "learner", "strategy"},
-		children: map[string]schema{"data": dataSchema, "missingness": missSchema, "pipelines": pipelineSchema}}
+		blocks: []string{"data", "table", "split", "missingness", "pipelines", "learner", "strategy"},
+		children: map[string]schema{"data": dataSchema, "table": tableSchema, "split": splitSchema,
+			"missingness": missSchema, "pipelines": pipelineSchema}}
 	fileSchema = schema{blocks: []string{"sweep"}, children: map[string]schema{"sweep": sweepSchema}}
 )
 
@@ -269,20 +272,41 @@ func (p *parser) sweep(b *hclsyntax.Block) *Sweep {
 			okReps = false
 		}
 	}
-	scen, okScen := p.scenarios(b)
+	scen, okScen := p.dataOrTable(b, s)
 	pipes, okPipes := p.pipelines(b)
-	if !ok || !okReps || !okScen || !okPipes || !p.sizes(b, s.Repetitions, len(scen), len(pipes)) {
+	if !ok || !okReps || !okScen || !okPipes || !p.sizes(b, s.Repetitions, (&Sweep{Scenarios: scen}).Units(), len(scen), len(pipes)) {
 		return nil
 	}
 	s.Scenarios, s.Pipelines = scen, pipes
 	return s
 }
 
+// dataOrTable expands the scenarios of sweep b from its data block
+// (simulated) or its table block (a user's table), never both; a table
+// sweep's file summary goes to s.TableFile.
+func (p *parser) dataOrTable(b *hclsyntax.Block, s *Sweep) ([]sim.Scenario, bool) {
+	tb := p.single(b.Body, "table")
+	if tb == nil {
+		if sb := p.single(b.Body, "split"); sb != nil {
+			p.ds.add(sb.TypeRange, "split", "a split block belongs to a sweep with a table block (simulated data draw fresh test sets)")
+			return nil, false
+		}
+		return p.scenarios(b)
+	}
+	if db := p.single(b.Body, "data"); db != nil {
+		p.ds.add(db.TypeRange, "data", "a sweep takes a data block (simulated) or a table block (a real table), not both")
+		return nil, false
+	}
+	scen, tf, ok := p.tableSweep(b, tb)
+	s.TableFile = tf
+	return scen, ok && len(scen) > 0
+}
+
 // sizes applies to sweep b the limits that Sweep.Check applies to a
 // Submit (MaxJobs, MaxPipelines), so that a file that parses is never
 // refused when it is submitted.
-func (p *parser) sizes(b *hclsyntax.Block, reps, scenarios, pipelines int) bool {
-	field, msg := sizeProblem(int64(reps), int64(scenarios), int64(pipelines))
+func (p *parser) sizes(b *hclsyntax.Block, reps, units, scenarios, pipelines int) bool {
+	field, msg := sizeProblem(int64(reps), int64(units), int64(scenarios), int64(pipelines))
 	if field == "" {
 		return true
 	}

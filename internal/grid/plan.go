@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/sim"
 )
 
 // PlanSummary describes what a grid file would run, without running it.
@@ -33,6 +34,7 @@ type SweepPlan struct {
 	LongestJob  float64        // estimated seconds of the most expensive job
 	Varying     []Axis         // parameters that differ between scenarios
 	Fixed       []Axis         // parameters shared by every scenario (one value each)
+	Table       *TablePlan     // a table sweep's table; nil for simulated data
 }
 
 // Axis is a scenario parameter and its distinct values, in scenario
@@ -72,12 +74,17 @@ func planSweep(s *Sweep, cost CostModel) SweepPlan {
 		sp.Pipelines = append(sp.Pipelines, pl.Canonical())
 		sp.Fits[pl.Learner()] += s.Jobs()
 	}
+	sp.Table = tablePlan(s)
 	for _, sc := range s.Scenarios {
-		job := cost.Job.At(sc.NTrain)
-		for _, pl := range s.Pipelines {
-			job += cost.FitSeconds(pl, sc.NTrain)
+		n, width := sc.NTrain, 1.0
+		if sp.Table != nil {
+			n, width = sp.Table.TrainRows, sp.Table.widthFactor()
 		}
-		sp.CPUSeconds += job * float64(s.Repetitions)
+		job := cost.Job.At(n)
+		for _, pl := range s.Pipelines {
+			job += cost.FitSeconds(pl, n) * width
+		}
+		sp.CPUSeconds += job * float64(s.UnitCount())
 		sp.LongestJob = max(sp.LongestJob, job)
 	}
 	sp.Varying, sp.Fixed = scenarioAxes(s)
@@ -91,7 +98,7 @@ func scenarioAxes(s *Sweep) (varying, fixed []Axis) {
 	index := map[string]int{}
 	seen := map[string]bool{}
 	for _, sc := range s.Scenarios {
-		for _, kv := range strings.Split(sc.Canonical(), ";") {
+		for _, kv := range axisFields(sc) {
 			k, v, _ := strings.Cut(kv, "=")
 			i, ok := index[k]
 			if !ok {
@@ -112,6 +119,23 @@ func scenarioAxes(s *Sweep) (varying, fixed []Axis) {
 		}
 	}
 	return varying, fixed
+}
+
+// axisFields returns a scenario's canonical fields: for a table
+// scenario only the amputation (the table is shown on its own).
+func axisFields(sc sim.Scenario) []string {
+	if sc.Table == nil {
+		return strings.Split(sc.Canonical(), ";")
+	}
+	cols := make([]string, len(sc.Columns))
+	for i, c := range sc.Columns {
+		cols[i] = sc.Table.Features[c]
+	}
+	c := strings.Join(cols, ",")
+	if c == "" {
+		c = "-"
+	}
+	return []string{"mechanism=" + sc.Mechanism, "rate=" + strconv.FormatFloat(sc.Rate, 'g', -1, 64), "columns=" + c}
 }
 
 // Totals returns the jobs, fits per learner and CPU seconds of all sweeps.
@@ -196,6 +220,9 @@ func (p PlanSummary) fitCells(fits map[string]int) []string {
 
 func writeSweep(b *strings.Builder, s SweepPlan) {
 	fmt.Fprintf(b, "\nsweep %q (hash %s)\n", s.Name, s.Hash[:12])
+	if s.Table != nil {
+		writeTablePlan(b, s.Table)
+	}
 	var vs []string
 	for _, a := range s.Varying {
 		vs = append(vs, fmt.Sprintf("%s ∈ {%s}", a.Name, showValues(a)))
@@ -216,7 +243,7 @@ func writeSweep(b *strings.Builder, s SweepPlan) {
 // grid files do, and eliding long lists.
 func showValues(a Axis) string {
 	vals := a.Values
-	if a.Name == "columns" {
+	if a.Name == "columns" && !strings.ContainsAny(strings.Join(a.Values, ""), "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
 		vals = make([]string, len(a.Values))
 		for i, v := range a.Values {
 			vals[i] = oneBased(v)

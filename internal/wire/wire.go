@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/sim"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
@@ -24,14 +26,22 @@ const MaxMessageBytes = 64 << 20
 func SpecToProto(sw *grid.Sweep) *pb.SweepSpec {
 	out := &pb.SweepSpec{Name: sw.Name, Seed: sw.Seed, Repetitions: int32(sw.Repetitions),
 		Scenarios: make([]*pb.Scenario, 0, len(sw.Scenarios)), Pipelines: make([]*pb.Pipeline, 0, len(sw.Pipelines))}
+	tables := map[*sim.TableRef]*pb.TableSource{}
 	for _, sc := range sw.Scenarios {
 		cols := make([]int32, len(sc.Columns))
 		for i, c := range sc.Columns {
 			cols[i] = int32(c)
 		}
-		out.Scenarios = append(out.Scenarios, &pb.Scenario{Model: sc.Model, D: int32(sc.D), Rho: sc.Rho,
+		ps := &pb.Scenario{Model: sc.Model, D: int32(sc.D), Rho: sc.Rho,
 			Noise: sc.Noise, NTrain: int32(sc.NTrain), NTest: int32(sc.NTest), Mechanism: sc.Mechanism,
-			Rate: sc.Rate, Columns: cols, Eta: sc.Eta})
+			Rate: sc.Rate, Columns: cols, Eta: sc.Eta}
+		if sc.Table != nil {
+			if tables[sc.Table] == nil {
+				tables[sc.Table] = tableToProto(sc.Table)
+			}
+			ps.Table = tables[sc.Table]
+		}
+		out.Scenarios = append(out.Scenarios, ps)
 	}
 	for _, p := range sw.Pipelines {
 		out.Pipelines = append(out.Pipelines, &pb.Pipeline{Name: p.Name(), Settings: p.Overrides()})
@@ -50,14 +60,28 @@ func SpecFromProto(p *pb.SweepSpec) (*grid.Sweep, error) {
 	if p == nil {
 		return nil, invalid("spec", "no spec")
 	}
-	err := grid.CheckSizes(int64(p.GetRepetitions()), int64(len(p.GetScenarios())), int64(len(p.GetPipelines())))
+	units := int64(1)
+	if sc := p.GetScenarios(); len(sc) > 0 && sc[0].GetTable().GetFolds() >= 2 {
+		units = int64(sc[0].GetTable().GetFolds())
+	}
+	err := grid.CheckSizes(int64(p.GetRepetitions()), units, int64(len(p.GetScenarios())), int64(len(p.GetPipelines())))
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidSpec, err)
 	}
 	sw := &grid.Sweep{Name: p.GetName(), Seed: p.GetSeed(), Repetitions: int(p.GetRepetitions()),
 		Scenarios: make([]sim.Scenario, 0, len(p.GetScenarios())), Pipelines: make([]grid.Pipeline, 0, len(p.GetPipelines()))}
+	var last *pb.TableSource
+	var ref *sim.TableRef
 	for _, s := range p.GetScenarios() {
-		sw.Scenarios = append(sw.Scenarios, scenarioFromProto(s))
+		sc := scenarioFromProto(s)
+		if t := s.GetTable(); t != nil {
+			// Scenarios of a sweep share one table: decode it once.
+			if last == nil || !proto.Equal(last, t) {
+				last, ref = t, tableFromProto(t)
+			}
+			sc.Table = ref
+		}
+		sw.Scenarios = append(sw.Scenarios, sc)
 	}
 	for i, pp := range p.GetPipelines() {
 		gp, err := pipelineFromProto(i, pp)
@@ -100,4 +124,18 @@ func scenarioFromProto(s *pb.Scenario) sim.Scenario {
 		sc.Columns = append(sc.Columns, int(c))
 	}
 	return sc
+}
+
+// tableToProto converts a table reference to its wire form.
+func tableToProto(t *sim.TableRef) *pb.TableSource {
+	return &pb.TableSource{Sha256: t.SHA256, Format: t.Format, Name: t.Name, Target: t.Target,
+		Drop: t.Drop, Categorical: t.Categorical, Na: t.NA, Folds: int32(t.Folds),
+		TestFraction: t.TestFraction, Features: t.Features}
+}
+
+// tableFromProto converts a wire table reference; Sweep.Check validates it.
+func tableFromProto(t *pb.TableSource) *sim.TableRef {
+	return &sim.TableRef{SHA256: t.GetSha256(), Format: t.GetFormat(), Name: t.GetName(), Target: t.GetTarget(),
+		Drop: t.GetDrop(), Categorical: t.GetCategorical(), NA: t.GetNa(), Folds: int(t.GetFolds()),
+		TestFraction: t.GetTestFraction(), Features: t.GetFeatures()}
 }
