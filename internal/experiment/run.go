@@ -11,14 +11,24 @@ import (
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/sim"
+	"github.com/misslab/misslab/internal/table"
 )
 
-// Job is one (scenario, repetition) of a sweep with the pipelines to score.
+// Job is one (scenario, repetition[, fold]) of a sweep with the
+// pipelines to score.
 type Job struct {
 	Seed      uint64          // the sweep's grid seed
 	Scenario  sim.Scenario    // validated by sim.Generate
 	Rep       int             // repetition number, ≥ 0
 	Pipelines []grid.Pipeline // pipelines to run on the same data
+	// Fold is the test fold of a table scenario's K-fold split, in
+	// [0, K); 0 for a hold-out split and for simulated data.
+	Fold int
+	// Design is the table of a table scenario read as a design matrix
+	// (table.Table.Design with the scenario's target, drop and
+	// categorical columns); nil for simulated data. Callers read it once
+	// per sweep and share it between jobs: Run never modifies it.
+	Design *table.Design
 }
 
 // Error kinds reported in Result.ErrKind. They are stable strings that
@@ -41,9 +51,20 @@ const (
 // Result is the score of one pipeline on one job. On failure ErrKind and
 // ErrMsg are set and the numeric fields are zero.
 type Result struct {
-	Pipeline       string  // grid.Pipeline.Canonical()
-	R2             float64 // 1 − MSE / Var(Y), Var(Y) the true population variance
-	MSE            float64 // mean squared error on the test set
+	Pipeline string // grid.Pipeline.Canonical()
+	// R2 is 1 − MSE / Var(Y): for simulated data Var(Y) is the true
+	// population variance; for a table, whose law is unknown, it is the
+	// variance of the test fold's own targets (divided by n_test).
+	R2  float64
+	MSE float64 // mean squared error on the test set
+	MAE float64 // mean absolute error on the test set
+	// ImputeRMSETrain and ImputeRMSETest are the root mean squared error
+	// of the imputed values on the entries whose truth is known (every
+	// NA of simulated data; the amputed cells of numeric columns of a
+	// table), each column's errors divided by the sd of its known
+	// training values; NaN when the pipeline does not estimate values
+	// (learn.Spec.EstimatesValues) or no such entry exists.
+	ImputeRMSETrain, ImputeRMSETest float64
 	FitSeconds     float64 // imputation + training wall time
 	PredictSeconds float64 // test imputation + prediction wall time
 	ErrKind        string  // empty on success, else one of the Kind constants
@@ -64,41 +85,67 @@ func (r Result) Failed() bool { return r.ErrKind != "" }
 // "fit/"+pipeline), so results are identical whatever process runs the job
 // and whatever other pipelines it runs. Run never panics because of a
 // learner; such a panic is reported as KindPanic.
+//
+// A table scenario's job instead splits job.Design by the repetition's
+// folds (package split), amputes the training rows with a model fitted
+// on them alone and the test rows with the same model (package ampute),
+// and fits with the stream sim.Stream(seed, scenario, unit, "fit/"+p)
+// where unit = rep·K + fold.
 func Run(ctx context.Context, job Job, env learn.Env) []Result {
 	out := make([]Result, len(job.Pipelines))
 	for i, p := range job.Pipelines {
 		out[i].Pipeline = p.Canonical()
 	}
-	data, err := sim.Generate(job.Scenario, job.Seed, job.Rep)
+	var data dataset
+	var err error
+	if job.Scenario.Table != nil {
+		data, err = tableData(job)
+	} else {
+		data, err = simData(job)
+	}
 	if err == nil {
-		var v float64
-		if v, _, err = sim.Variance(job.Scenario); err == nil {
-			for i, p := range job.Pipelines {
-				out[i] = runOne(ctx, job, data, v, p, env)
-			}
-			return out
+		for i, p := range job.Pipelines {
+			out[i] = runOne(ctx, job, data, p, env)
 		}
+		return out
 	}
 	for i := range out {
 		out[i].ErrKind, out[i].ErrMsg = KindData, err.Error()
+		out[i].ImputeRMSETrain, out[i].ImputeRMSETest = math.NaN(), math.NaN()
 	}
 	return out
 }
 
+// simData draws a simulated job's repetition.
+func simData(job Job) (dataset, error) {
+	rep, err := sim.Generate(job.Scenario, job.Seed, job.Rep)
+	if err != nil {
+		return dataset{}, err
+	}
+	v, _, err := sim.Variance(job.Scenario)
+	if err != nil {
+		return dataset{}, err
+	}
+	return dataset{train: rep.Train.X, test: rep.Test.X, trainY: rep.Train.Y, testY: rep.Test.Y,
+		variance: v, key: job.Scenario.Canonical(), unit: job.Rep,
+		truth: naTruth(rep.Train.X, rep.Train.Full, rep.Test.X, rep.Test.Full)}, nil
+}
+
 // runOne fits and scores one pipeline, converting a panic into a result.
-func runOne(ctx context.Context, job Job, data sim.Rep, variance float64, p grid.Pipeline, env learn.Env) (res Result) {
+func runOne(ctx context.Context, job Job, data dataset, p grid.Pipeline, env learn.Env) (res Result) {
 	res.Pipeline = p.Canonical()
+	res.ImputeRMSETrain, res.ImputeRMSETest = math.NaN(), math.NaN()
 	defer func() {
 		if r := recover(); r != nil {
 			res = Result{Pipeline: p.Canonical(), ErrKind: KindPanic,
-				ErrMsg: fmt.Sprintf("%v\n%s", r, debug.Stack())}
+				ErrMsg: fmt.Sprintf("%v\n%s", r, debug.Stack()), ImputeRMSETrain: math.NaN(), ImputeRMSETest: math.NaN()}
 		}
 	}()
 	if err := ctx.Err(); err != nil {
 		res.ErrKind, res.ErrMsg = KindCanceled, err.Error()
 		return res
 	}
-	pred, root, fitSec, predSec, kind, err := predict(ctx, job, data, p, env)
+	o, kind, err := predict(ctx, job, data, p, env)
 	if err != nil {
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			kind = KindCanceled
@@ -106,14 +153,21 @@ func runOne(ctx context.Context, job Job, data sim.Rep, variance float64, p grid
 		res.ErrKind, res.ErrMsg = kind, err.Error()
 		return res
 	}
-	mse := MSE(pred, data.Test.Y)
+	mse := MSE(o.pred, data.testY)
 	if math.IsNaN(mse) || math.IsInf(mse, 0) {
-		res.ErrKind, res.ErrMsg = KindPredict, fmt.Sprintf("%d predictions for %d test rows, or a non-finite prediction", len(pred), len(data.Test.Y))
+		res.ErrKind, res.ErrMsg = KindPredict, fmt.Sprintf("%d predictions for %d test rows, or a non-finite prediction", len(o.pred), len(data.testY))
 		return res
 	}
-	res.FitSeconds, res.PredictSeconds = fitSec, predSec
-	res.MSE, res.R2 = mse, 1-mse/variance
-	res.Root, res.RootThreshold = root.name, root.threshold
+	res.FitSeconds, res.PredictSeconds = o.fitSec, o.predSec
+	res.MSE, res.R2, res.MAE = mse, 1-mse/data.variance, MAE(o.pred, data.testY)
+	res.Root, res.RootThreshold = o.root.name, o.root.threshold
+	if o.fitted != nil && data.truth != nil {
+		res.ImputeRMSETrain, res.ImputeRMSETest, err = data.truth.score(o.fitted, data.train, data.test)
+		if err != nil {
+			return Result{Pipeline: p.Canonical(), ErrKind: KindPredict, ErrMsg: err.Error(),
+				ImputeRMSETrain: math.NaN(), ImputeRMSETest: math.NaN()}
+		}
+	}
 	return res
 }
 
@@ -123,38 +177,68 @@ type rootSplit struct {
 	threshold float64
 }
 
-// predict returns the test predictions of pipeline p, its root split and
-// its timings.
-func predict(ctx context.Context, job Job, data sim.Rep, p grid.Pipeline, env learn.Env) (pred []float64, root rootSplit, fitSec, predSec float64, kind string, err error) {
+// outcome is what predict returns for one pipeline.
+type outcome struct {
+	pred            []float64
+	root            rootSplit
+	fitSec, predSec float64
+	fitted          *learn.Fitted // nil for the Bayes oracle
+}
+
+// predict fits pipeline p on the training set and predicts the test set.
+func predict(ctx context.Context, job Job, data dataset, p grid.Pipeline, env learn.Env) (o outcome, kind string, err error) {
 	if p.IsBayes() {
 		if !sim.HasBayes(job.Scenario) {
-			return nil, root, 0, 0, KindUnavailable, fmt.Errorf("no Bayes predictor for model %q under mechanism %q", job.Scenario.Model, job.Scenario.Mechanism)
+			return o, KindUnavailable, noBayes(job.Scenario)
 		}
 		start := time.Now()
-		pred, err = sim.BayesPredict(job.Scenario, data.Test.X)
-		return pred, root, 0, time.Since(start).Seconds(), KindPredict, err
+		o.pred, err = sim.BayesPredict(job.Scenario, data.test)
+		o.predSec = time.Since(start).Seconds()
+		return o, KindPredict, err
 	}
 	pl, err := learn.NewFromSpec(p.Spec(), p.Overrides(), env)
 	if err != nil {
-		return nil, root, 0, 0, KindPipeline, err
+		return o, KindPipeline, err
 	}
-	rng := sim.Stream(job.Seed, job.Scenario.Canonical(), job.Rep, "fit/"+p.Canonical())
+	rng := sim.Stream(job.Seed, data.key, data.unit, "fit/"+p.Canonical())
 	start := time.Now()
-	fitted, err := pl.Fit(ctx, data.Train.X, data.Train.Y, rng)
-	fitSec = time.Since(start).Seconds()
+	fitted, err := pl.Fit(ctx, data.train, data.trainY, rng)
+	o.fitSec = time.Since(start).Seconds()
 	if err != nil {
-		return nil, root, fitSec, 0, KindFit, err
+		return o, KindFit, err
 	}
 	if name, thr, ok := fitted.RootSplit(); ok {
-		root = rootSplit{name, thr}
+		o.root = rootSplit{name, thr}
 	}
 	start = time.Now()
-	pred, err = fitted.Predict(ctx, data.Test.X)
-	predSec = time.Since(start).Seconds()
+	o.pred, err = fitted.Predict(ctx, data.test)
+	o.predSec = time.Since(start).Seconds()
 	if err != nil {
-		return nil, root, fitSec, predSec, KindPredict, err
+		return o, KindPredict, err
 	}
-	return pred, root, fitSec, predSec, "", nil
+	o.fitted = fitted
+	return o, "", nil
+}
+
+// noBayes explains why a scenario has no Bayes predictor.
+func noBayes(s sim.Scenario) error {
+	if s.Table != nil {
+		return fmt.Errorf("no Bayes predictor for a table (%s): its law is unknown", s.Table.Name)
+	}
+	return fmt.Errorf("no Bayes predictor for model %q under mechanism %q", s.Model, s.Mechanism)
+}
+
+// MAE returns the mean absolute error between predictions and targets,
+// NaN when the lengths differ or are zero.
+func MAE(pred, y []float64) float64 {
+	if len(pred) != len(y) || len(y) == 0 {
+		return math.NaN()
+	}
+	var s float64
+	for i, v := range pred {
+		s += math.Abs(v - y[i])
+	}
+	return s / float64(len(y))
 }
 
 // MSE returns the mean squared error between predictions and targets,
