@@ -49,9 +49,15 @@ func Dial(addr string, opts ...grpc.DialOption) (*Client, error) {
 func (c *Client) Close() error { return c.conn.Close() }
 
 // SubmitFile submits every sweep of f and returns their ids in file order.
+// A table sweep's table is uploaded first (only when the coordinator
+// lacks it), and the upload must hash to the table the grid parser read:
+// a file edited in between is refused rather than submitted.
 func (c *Client) SubmitFile(ctx context.Context, f *grid.File) ([]string, error) {
 	var ids []string
 	for _, sw := range f.Sweeps {
+		if err := c.uploadTable(ctx, sw); err != nil {
+			return ids, fmt.Errorf("submit sweep %q: %w", sw.Name, err)
+		}
 		resp, err := c.Submit(ctx, &pb.SubmitRequest{Spec: wire.SpecToProto(sw)})
 		if err != nil {
 			return ids, fmt.Errorf("submit sweep %q: %w", sw.Name, err)
@@ -59,6 +65,25 @@ func (c *Client) SubmitFile(ctx context.Context, f *grid.File) ([]string, error)
 		ids = append(ids, resp.GetSweepId())
 	}
 	return ids, nil
+}
+
+// uploadTable sends a table sweep's file to the coordinator.
+func (c *Client) uploadTable(ctx context.Context, sw *grid.Sweep) error {
+	if !sw.IsTable() {
+		return nil
+	}
+	want := sw.Scenarios[0].Table.SHA256
+	if sw.TableFile == nil {
+		return fmt.Errorf("table %s: no local file to upload", sw.Scenarios[0].Table.Name)
+	}
+	sha, _, err := UploadTable(ctx, c.conn, sw.TableFile.Path)
+	if err != nil {
+		return fmt.Errorf("upload table %s: %w", sw.TableFile.Path, err)
+	}
+	if sha != want {
+		return fmt.Errorf("table %s changed since the grid was read (sha256 %s, read as %s)", sw.TableFile.Path, sha, want)
+	}
+	return nil
 }
 
 // Statuses returns the status of each sweep id.
@@ -98,7 +123,18 @@ func (c *Client) Follow(ctx context.Context, ids []string, interval time.Duratio
 
 // Export writes the tidy CSV of a sweep to w.
 func (c *Client) Export(ctx context.Context, id string, w io.Writer) error {
-	stream, err := c.SweepServiceClient.Export(ctx, &pb.ExportRequest{SweepId: id})
+	return c.export(ctx, &pb.ExportRequest{SweepId: id}, w)
+}
+
+// ExportFolds writes the fold assignment of table sweep id as CSV
+// (repetition,fold,row, 1-based; see split.WriteCSV), so that a user can
+// rerun the exact splits in R or Python.
+func (c *Client) ExportFolds(ctx context.Context, id string, w io.Writer) error {
+	return c.export(ctx, &pb.ExportRequest{SweepId: id, Folds: true}, w)
+}
+
+func (c *Client) export(ctx context.Context, req *pb.ExportRequest, w io.Writer) error {
+	stream, err := c.SweepServiceClient.Export(ctx, req)
 	if err != nil {
 		return err
 	}

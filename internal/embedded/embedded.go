@@ -68,12 +68,19 @@ func Run(ctx context.Context, f *grid.File, o Options) ([]string, error) {
 	srvCtx, stopSrv := context.WithCancel(context.Background())
 	srvDone := make(chan struct{})
 	go func() { defer close(srvDone); _ = coord.Serve(srvCtx, lis) }()
+	// The worker keeps its own copy of each table, fetched over gRPC as
+	// on a cluster: nothing is read from the coordinator's directory.
+	tables, err := worker.OpenTableStore(filepath.Join(o.DataDir, "worker-tables"))
+	if err != nil {
+		return nil, err
+	}
 	wctx, stopWorker := context.WithCancel(context.Background())
 	workerDone := make(chan struct{})
 	go func() {
 		defer close(workerDone)
 		_ = worker.Run(wctx, worker.Options{Addr: lis.Addr().String(), ID: "embedded", Parallel: o.Parallel,
-			Executor: o.Executor, Logger: o.Logger.Named("worker"), DrainTimeout: time.Second})
+			Executor: worker.WithTables(o.Executor, tables), Tables: tables,
+			Logger: o.Logger.Named("worker"), DrainTimeout: time.Second})
 	}()
 	defer func() { // the worker drains while the server still listens
 		stopWorker()

@@ -18,7 +18,10 @@ import (
 // success; otherwise the numbers are zero and ErrMsg says why.
 type Result struct {
 	Pipeline                   int // index into the sweep's pipelines
-	R2, MSE                    float64
+	R2, MSE, MAE               float64
+	// ImputeRMSETrain and ImputeRMSETest: see experiment.Result; NaN
+	// where they do not apply.
+	ImputeRMSETrain, ImputeRMSETest float64
 	FitSeconds, PredictSeconds float64 // wall-clock seconds
 	ErrKind, ErrMsg            string
 	Root                       string  // a tree's first split variable, or empty
@@ -27,8 +30,9 @@ type Result struct {
 
 // Executor runs jobs.
 type Executor interface {
-	// Execute draws repetition rep of scenario number scenario of sw once
-	// and runs the listed pipelines (indices into sw.Pipelines) on it,
+	// Execute draws unit `rep` (a repetition, or a fold of a table
+	// sweep's repetition: see grid.Sweep.Fold) of scenario number
+	// scenario of sw once and runs the listed pipelines (indices into sw.Pipelines) on it,
 	// returning one Result per listed pipeline, in order. A pipeline's own
 	// failure is a Result with ErrKind set; an error means the job failed
 	// as a whole and will be retried elsewhere up to the delivery limit.
@@ -76,7 +80,7 @@ type Noop struct{}
 func (Noop) Execute(_ context.Context, _ *grid.Sweep, _, _ int, pipelines []int) ([]Result, error) {
 	out := make([]Result, len(pipelines))
 	for i, p := range pipelines {
-		out[i].Pipeline = p
+		out[i] = Result{Pipeline: p, ImputeRMSETrain: math.NaN(), ImputeRMSETest: math.NaN()}
 	}
 	return out, nil
 }
@@ -121,7 +125,7 @@ type Deterministic struct{}
 func (Deterministic) Execute(_ context.Context, sw *grid.Sweep, scenario, rep int, pipelines []int) ([]Result, error) {
 	out := make([]Result, len(pipelines))
 	for i, p := range pipelines {
-		out[i] = Result{Pipeline: p}
+		out[i] = Result{Pipeline: p, ImputeRMSETrain: math.NaN(), ImputeRMSETest: math.NaN()}
 		out[i].R2, out[i].MSE = DeterministicScores(sw.Seed, sw.Scenarios[scenario].Canonical(), rep, sw.Pipelines[p].Canonical())
 	}
 	return out, nil

@@ -37,7 +37,7 @@ func TestDeterministicDependsOnIdentityOnly(t *testing.T) {
 	}
 	one, _ := Deterministic{}.Execute(context.Background(), sw, 0, 1, []int{2})
 	other, _ := Deterministic{}.Execute(context.Background(), sw, 0, 0, []int{2})
-	if one[0] != all[2] || one[0].Pipeline != 2 {
+	if one[0].R2 != all[2].R2 || one[0].MSE != all[2].MSE || one[0].Pipeline != 2 || all[2].Pipeline != 2 {
 		t.Fatalf("alone %+v, with others %+v", one[0], all[2])
 	}
 	if other[0].R2 == one[0].R2 {

@@ -10,22 +10,47 @@ import (
 )
 
 func init() {
-	Register("experiment", func() Executor { return Experiment{Threads: 1} })
+	Register("experiment", func() Executor { return NewExperiment(1, nil) })
+}
+
+// TablePaths finds the local, verified copy of a table by its hex
+// SHA-256 (a *TableStore does).
+type TablePaths interface {
+	Path(sha256 string) (string, bool)
 }
 
 // Experiment runs jobs for real through experiment.Run: it draws the data
 // once and fits and scores every pipeline, each learner using Threads
 // threads (the worker's parallelism comes from running jobs side by side).
+// A table sweep's table is read from Tables (the worker fetches it
+// before the sweep's jobs run) once per sweep and shared by its jobs.
 type Experiment struct {
 	Threads int
+	Tables  TablePaths
+	designs *designCache // nil: read the table for every job
+}
+
+// NewExperiment returns an Experiment that reads each table once.
+func NewExperiment(threads int, tables TablePaths) Experiment {
+	return Experiment{Threads: threads, Tables: tables, designs: newDesignCache()}
 }
 
 // Execute implements Executor. A pipeline cut short by ctx makes the whole
-// job an error, so that a cancelled run is never stored as a score.
-func (e Experiment) Execute(ctx context.Context, sw *grid.Sweep, scenario, rep int, pipelines []int) ([]Result, error) {
-	job := experiment.Job{Seed: sw.Seed, Scenario: sw.Scenarios[scenario], Rep: rep}
+// job an error, so that a cancelled run is never stored as a score. A
+// table that cannot be read is an error of the whole job too (another
+// worker may hold a good copy).
+func (e Experiment) Execute(ctx context.Context, sw *grid.Sweep, scenario, unit int, pipelines []int) ([]Result, error) {
+	rep, fold := sw.Fold(unit)
+	job := experiment.Job{Seed: sw.Seed, Scenario: sw.Scenarios[scenario], Rep: rep, Fold: fold}
 	for _, p := range pipelines {
 		job.Pipelines = append(job.Pipelines, sw.Pipelines[p])
+	}
+	if ref := job.Scenario.Table; ref != nil {
+		d, err := e.design(ctx, ref)
+		if err != nil {
+			return nil, err
+		}
+		job.Design = d
 	}
 	rs := experiment.Run(ctx, job, learn.Env{Threads: e.Threads})
 	if len(rs) != len(pipelines) {
@@ -36,9 +61,27 @@ func (e Experiment) Execute(ctx context.Context, sw *grid.Sweep, scenario, rep i
 		if r.ErrKind == experiment.KindCanceled {
 			return nil, fmt.Errorf("job cancelled: %s", r.ErrMsg)
 		}
-		out[i] = Result{Pipeline: pipelines[i], R2: r.R2, MSE: r.MSE, FitSeconds: r.FitSeconds,
+		out[i] = Result{Pipeline: pipelines[i], R2: r.R2, MSE: r.MSE, MAE: r.MAE, FitSeconds: r.FitSeconds,
 			PredictSeconds: r.PredictSeconds, ErrKind: r.ErrKind, ErrMsg: r.ErrMsg,
-			Root: r.Root, RootThreshold: r.RootThreshold}
+			Root: r.Root, RootThreshold: r.RootThreshold,
+			ImputeRMSETrain: r.ImputeRMSETrain, ImputeRMSETest: r.ImputeRMSETest}
 	}
 	return out, nil
+}
+
+// WithTables returns e reading tables from t when e is an Experiment
+// (or a Slow around one) without a table store; other executors are
+// returned unchanged.
+func WithTables(e Executor, t *TableStore) Executor {
+	switch x := e.(type) {
+	case Experiment:
+		if x.Tables == nil && t != nil {
+			x.Tables = t
+		}
+		return x
+	case Slow:
+		x.Executor = WithTables(x.Executor, t)
+		return x
+	}
+	return e
 }

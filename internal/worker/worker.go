@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"runtime"
@@ -42,6 +43,10 @@ type Options struct {
 	// returns ErrRefused) from a coordinator that is away (it retries).
 	Transport   credentials.TransportCredentials
 	DialOptions []grpc.DialOption // added last (per-call credentials)
+	// Tables is the local store of the tables of table sweeps: a sweep's
+	// table is fetched from the coordinator into it before the sweep's
+	// jobs run. nil: such sweeps' jobs fail on this worker.
+	Tables *TableStore
 }
 
 // Results go out in messages of about resultBatchBytes; a message from
@@ -243,9 +248,16 @@ func (w *Worker) execute(ctx context.Context, sw *grid.Sweep, j *job) (res *pb.J
 		return res
 	}
 	for _, r := range out {
-		res.Pipelines = append(res.Pipelines, &pb.PipelineResult{Pipeline: int32(r.Pipeline), R2: r.R2, Mse: r.MSE,
+		pr := &pb.PipelineResult{Pipeline: int32(r.Pipeline), R2: r.R2, Mse: r.MSE, Mae: r.MAE,
 			FitSeconds: r.FitSeconds, PredictSeconds: r.PredictSeconds, ErrKind: truncate(r.ErrKind), ErrMsg: truncate(r.ErrMsg),
-			Root: truncate(r.Root), RootThreshold: r.RootThreshold})
+			Root: truncate(r.Root), RootThreshold: r.RootThreshold}
+		if !math.IsNaN(r.ImputeRMSETrain) {
+			pr.ImputeRmseTrain = &r.ImputeRMSETrain
+		}
+		if !math.IsNaN(r.ImputeRMSETest) {
+			pr.ImputeRmseTest = &r.ImputeRMSETest
+		}
+		res.Pipelines = append(res.Pipelines, pr)
 	}
 	return res
 }
@@ -290,6 +302,9 @@ func (w *Worker) addJobs(b *pb.JobBatch) (release []uint64) {
 		}
 		j := &job{key: jobKey{b.GetSweepId(), pj.GetJob()}, token: pj.GetToken(), proof: pj.GetProof(),
 			scenario: int(pj.GetScenario()), rep: int(pj.GetRepetition())}
+		if sw != nil { // the unit of a table sweep's fold: repetition·K + fold
+			j.rep = j.rep*sw.Units() + int(pj.GetFold())
+		}
 		for _, p := range pj.GetPipelines() {
 			j.pipes = append(j.pipes, int(p))
 		}
