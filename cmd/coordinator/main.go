@@ -36,7 +36,9 @@ commands:
   submit  GRID [--addr ADDR] [--reps N]    submit a grid and follow it (Ctrl-C detaches)
   status  [SWEEP] [--addr ADDR]            progress of one or every sweep
   cancel  SWEEP [--addr ADDR]              stop a sweep (a later submit resumes it)
-  export  SWEEP --out FILE [--addr ADDR]   write a sweep's results as tidy CSV
+  export  SWEEP --out FILE [--folds] [--addr ADDR]
+                                           write a sweep's results as tidy CSV, or
+                                           with --folds a table sweep's folds
   plan    GRID [--reps N]                  what a grid would run, and its cost
   run     GRID --out DIR [--reps N]        run a grid here on all cores, write DIR/results.csv
                                            and each sweep's report in DIR/report/<sweep>/
@@ -238,6 +240,7 @@ func cancel(args []string) error {
 func export(args []string) error {
 	cc := newClientCmd("export")
 	out := cc.fs.String("out", "", "output CSV file (required; '-' for standard output)")
+	folds := cc.fs.Bool("folds", false, "write a table sweep's fold assignment (repetition,fold,row; 1-based) instead of its results")
 	c, pos, err := cc.connect(args, 1, 1, "need one sweep id and --out")
 	if err != nil {
 		return err
@@ -246,10 +249,14 @@ func export(args []string) error {
 	if *out == "" {
 		return errors.New("need one sweep id and --out")
 	}
-	if *out == "-" {
-		return c.Export(context.Background(), pos[0], os.Stdout)
+	exp := c.Export
+	if *folds {
+		exp = c.ExportFolds
 	}
-	return server.WriteFileAtomic(*out, func(w io.Writer) error { return c.Export(context.Background(), pos[0], w) })
+	if *out == "-" {
+		return exp(context.Background(), pos[0], os.Stdout)
+	}
+	return server.WriteFileAtomic(*out, func(w io.Writer) error { return exp(context.Background(), pos[0], w) })
 }
 
 func plan(args []string) error {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/misslab/misslab/internal/grid"
@@ -15,13 +16,31 @@ import (
 // becomes a store.KindInvalid failure whose message names the field and
 // its value, also returned as why (empty for a result stored as sent).
 func storeResult(p *pb.PipelineResult) (r store.Result, why string) {
-	r = store.Result{R2: p.GetR2(), MSE: p.GetMse(), FitSeconds: p.GetFitSeconds(),
+	r = store.Result{R2: p.GetR2(), MSE: p.GetMse(), MAE: p.GetMae(), FitSeconds: p.GetFitSeconds(),
 		PredictSeconds: p.GetPredictSeconds(), ErrKind: p.GetErrKind(), ErrMsg: p.GetErrMsg(),
-		Root: p.GetRoot(), RootThreshold: p.GetRootThreshold()}
+		Root: p.GetRoot(), RootThreshold: p.GetRootThreshold(),
+		ImputeRMSETrain: math.NaN(), ImputeRMSETest: math.NaN()}
+	// An absent imputation RMSE means "does not apply", stored as NaN; a
+	// NaN sent explicitly is a bad number like any other.
+	if p.ImputeRmseTrain != nil {
+		r.ImputeRMSETrain = nanToInf(p.GetImputeRmseTrain())
+	}
+	if p.ImputeRmseTest != nil {
+		r.ImputeRMSETest = nanToInf(p.GetImputeRmseTest())
+	}
 	if why = r.BadNumber(); why != "" {
 		return store.Result{ErrKind: store.KindInvalid, ErrMsg: "worker sent " + why}, why
 	}
 	return r, ""
+}
+
+// nanToInf turns an explicit NaN into +Inf, which BadNumber refuses, so
+// that NaN keeps meaning "absent" in the store.
+func nanToInf(v float64) float64 {
+	if math.IsNaN(v) {
+		return math.Inf(1)
+	}
+	return v
 }
 
 // StatusToProto converts a scheduler status.

@@ -171,7 +171,7 @@ func (c *Coordinator) load(rec store.SweepRecord) (*sched.Sweep, error) {
 	for _, p := range spec.Pipelines {
 		info.pipes = append(info.pipes, store.NewPipeKey(p))
 	}
-	sw := sched.NewSweep(rec.ID, spec.Name, len(spec.Scenarios), spec.Repetitions, len(spec.Pipelines))
+	sw := sched.NewSweep(rec.ID, spec.Name, len(spec.Scenarios), spec.UnitCount(), len(spec.Pipelines))
 	sw.Data = info
 	err := c.st.ScanSweep(rec.ID, spec, store.ScanFuncs{Done: sw.MarkDone, Partial: sw.MarkPartial, Failed: sw.MarkFailed})
 	if err != nil {
@@ -199,9 +199,14 @@ func (c *Coordinator) Submit(spec *grid.Sweep) (sched.Status, error) {
 	if err := spec.Check(); err != nil {
 		return sched.Status{}, err
 	}
+	id := spec.Hash()
+	if _, err := c.sched.Status(id); err != nil && spec.IsTable() {
+		if err := c.checkTable(spec); err != nil {
+			return sched.Status{}, err
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	id := spec.Hash()
 	if st, err := c.sched.Status(id); err == nil {
 		if st.Cancelled {
 			if err := c.st.SetCancelled(id, false); err != nil {

@@ -21,6 +21,11 @@ import (
 // protocol (no Hello first).
 var ErrProtocol = errors.New("server: protocol violation")
 
+// ErrPrecondition is wrapped by errors about a request that is valid but
+// cannot be served in the coordinator's state: a table sweep submitted
+// before its table was uploaded, the folds of a simulated sweep.
+var ErrPrecondition = errors.New("server: failed precondition")
+
 // toStatus is the one place where errors become gRPC status codes. Every
 // handler's error passes through it (see the interceptors below).
 func toStatus(err error) error {
@@ -32,15 +37,16 @@ func toStatus(err error) error {
 	}
 	code := codes.Internal
 	switch {
-	case errors.Is(err, store.ErrNotFound), errors.Is(err, sched.ErrUnknownSweep):
+	case errors.Is(err, store.ErrNotFound), errors.Is(err, sched.ErrUnknownSweep), errors.Is(err, store.ErrNoTable):
 		code = codes.NotFound
 	case errors.Is(err, wire.ErrInvalidSpec), errors.Is(err, grid.ErrInvalid), errors.Is(err, sim.ErrInvalid),
 		errors.Is(err, learn.ErrUnknownPipeline), errors.Is(err, learn.ErrBadSetting),
-		errors.Is(err, store.ErrAmbiguous), errors.Is(err, ErrProtocol):
+		errors.Is(err, store.ErrAmbiguous), errors.Is(err, ErrProtocol),
+		errors.Is(err, store.ErrBadTableHash), errors.Is(err, store.ErrTableMismatch):
 		code = codes.InvalidArgument
 	case errors.Is(err, store.ErrWrite), errors.Is(err, store.ErrClosed):
 		code = codes.Unavailable
-	case errors.Is(err, store.ErrSchema):
+	case errors.Is(err, store.ErrSchema), errors.Is(err, ErrPrecondition):
 		code = codes.FailedPrecondition
 	case errors.Is(err, store.ErrCorrupt):
 		code = codes.DataLoss

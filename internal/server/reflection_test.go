@@ -53,7 +53,7 @@ func TestReflectionListsAndDescribesServices(t *testing.T) {
 		}
 	}
 	want := []string{"SweepService/Submit", "SweepService/Status", "SweepService/Watch", "SweepService/Cancel",
-		"SweepService/Export", "WorkService/Work"}
+		"SweepService/Export", "SweepService/UploadTable", "SweepService/StatTable", "WorkService/Work", "WorkService/FetchTable"}
 	if !slices.Equal(methods, want) {
 		t.Fatalf("methods %v, want %v", methods, want)
 	}

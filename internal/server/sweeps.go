@@ -114,7 +114,12 @@ func (s *sweepService) Export(req *pb.ExportRequest, stream pb.SweepService_Expo
 		return err
 	}
 	bw := bufio.NewWriterSize(chunkWriter{stream}, 64<<10)
-	if err := s.c.st.ExportCSV(bw, full); err != nil {
+	if req.GetFolds() {
+		err = s.c.exportFolds(stream.Context(), bw, full)
+	} else {
+		err = s.c.st.ExportCSV(bw, full)
+	}
+	if err != nil {
 		return err
 	}
 	return bw.Flush()

@@ -175,8 +175,9 @@ func (ws *workStream) sendJobs(grants []sched.Grant) error {
 			for i, p := range g.Pipelines {
 				pipes[i] = int32(p)
 			}
+			rep, fold := sw.Data.(*sweepInfo).spec.Fold(g.Rep)
 			batch.Jobs = append(batch.Jobs, &pb.Job{Job: int64(g.Job), Scenario: int32(g.Scenario),
-				Repetition: int32(g.Rep), Pipelines: pipes, Token: g.Token, DeadlineUnixNano: g.Deadline.UnixNano(),
+				Repetition: int32(rep), Fold: int32(fold), Pipelines: pipes, Token: g.Token, DeadlineUnixNano: g.Deadline.UnixNano(),
 				Proof: ws.c.signer.proof(sw.ID, int64(g.Job), g.Token)})
 		}
 		ws.c.obs.Granted(sw.ID, len(batch.Jobs))
@@ -254,7 +255,7 @@ func (ws *workStream) results(rs []*pb.JobResult) error {
 // judge returns the store record of an accepted result, and the outcome.
 func (ws *workStream) judge(r *pb.JobResult) (*store.Record, sched.Outcome, string) {
 	info, err := ws.c.info(r.GetSweepId())
-	if err != nil || r.GetJob() < 0 || r.GetJob() >= int64(len(info.draws)*info.spec.Repetitions) {
+	if err != nil || r.GetJob() < 0 || r.GetJob() >= int64(len(info.draws)*info.spec.UnitCount()) {
 		return nil, sched.Invalid, "unknown sweep or job out of range"
 	}
 	job := int(r.GetJob())

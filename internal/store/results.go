@@ -67,12 +67,13 @@ func checkSchema(tx *bolt.Tx, path string) error {
 
 // ResultFunc receives one stored result of a sweep: job is its index in
 // the sweep (grid.Sweep.Job inverts it), scenario and pipeline index
-// sw.Scenarios and sw.Pipelines, rep is the repetition.
+// sw.Scenarios and sw.Pipelines, rep is the unit (the repetition, or
+// repetition·K + fold of a table sweep: see grid.Sweep.Fold).
 type ResultFunc func(job, scenario, rep, pipeline int, r Result) error
 
 // SweepResults calls fn for every stored result of sw's jobs, in grid
 // order: scenario by scenario, repetition by repetition (0 to
-// sw.Repetitions−1), pipeline by pipeline in sw.Pipelines order, the
+// sw.UnitCount()−1), pipeline by pipeline in sw.Pipelines order, the
 // order of ExportCSV. Results are found by content (seed, scenario,
 // repetition, pipeline), so results stored by another sweep with the same
 // jobs count too. Pipelines without a stored result are skipped; failed
@@ -94,7 +95,7 @@ func (s *Store) SweepResults(sw *grid.Sweep, fn ResultFunc) error {
 			if k, _ := c.Seek(dk[:]); k == nil || !bytes.HasPrefix(k, dk[:]) {
 				continue // nothing stored for this scenario: one seek, not reps × pipelines lookups
 			}
-			for rep := range sw.Repetitions {
+			for rep := range sw.UnitCount() {
 				for pi := range pipes {
 					v := b.Get(resultKey(dk, rep, pipes[pi]))
 					if v == nil {

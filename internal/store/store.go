@@ -179,7 +179,7 @@ func (s *Store) ScanSweep(id string, sw *grid.Sweep, f ScanFuncs) error {
 						found[i] = true
 					}
 				}
-				if rep < sw.Repetitions {
+				if rep < sw.UnitCount() {
 					report(rep*nScen+si, found, f)
 				}
 			}

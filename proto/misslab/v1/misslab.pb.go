@@ -2347,10 +2347,10 @@ type PipelineResult struct {
 	Mae            float64                `protobuf:"fixed64,10,opt,name=mae,proto3" json:"mae,omitempty"`                                         // mean absolute error on the test set
 	// impute_rmse_train/test: RMSE of the imputed values on entries whose
 	// truth is known (simulated NA, amputed cells), each column standardised
-	// by its training sd; NaN when the pipeline does not impute or no such
-	// entry exists.
-	ImputeRmseTrain float64 `protobuf:"fixed64,11,opt,name=impute_rmse_train,json=imputeRmseTrain,proto3" json:"impute_rmse_train,omitempty"`
-	ImputeRmseTest  float64 `protobuf:"fixed64,12,opt,name=impute_rmse_test,json=imputeRmseTest,proto3" json:"impute_rmse_test,omitempty"`
+	// by its training sd; absent when the pipeline does not estimate values
+	// or no such entry exists.
+	ImputeRmseTrain *float64 `protobuf:"fixed64,11,opt,name=impute_rmse_train,json=imputeRmseTrain,proto3,oneof" json:"impute_rmse_train,omitempty"`
+	ImputeRmseTest  *float64 `protobuf:"fixed64,12,opt,name=impute_rmse_test,json=imputeRmseTest,proto3,oneof" json:"impute_rmse_test,omitempty"`
 	unknownFields   protoimpl.UnknownFields
 	sizeCache       protoimpl.SizeCache
 }
@@ -2456,15 +2456,15 @@ func (x *PipelineResult) GetMae() float64 {
 }
 
 func (x *PipelineResult) GetImputeRmseTrain() float64 {
-	if x != nil {
-		return x.ImputeRmseTrain
+	if x != nil && x.ImputeRmseTrain != nil {
+		return *x.ImputeRmseTrain
 	}
 	return 0
 }
 
 func (x *PipelineResult) GetImputeRmseTest() float64 {
-	if x != nil {
-		return x.ImputeRmseTest
+	if x != nil && x.ImputeRmseTest != nil {
+		return *x.ImputeRmseTest
 	}
 	return 0
 }
@@ -2830,7 +2830,7 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\bsweep_id\x18\x02 \x01(\tR\asweepId\x12\x10\n" +
 	"\x03job\x18\x03 \x01(\x03R\x03job\x128\n" +
 	"\tpipelines\x18\x04 \x03(\v2\x1a.misslab.v1.PipelineResultR\tpipelines\x12\x14\n" +
-	"\x05error\x18\x05 \x01(\tR\x05error\"\xef\x02\n" +
+	"\x05error\x18\x05 \x01(\tR\x05error\"\xa4\x03\n" +
 	"\x0ePipelineResult\x12\x1a\n" +
 	"\bpipeline\x18\x01 \x01(\x05R\bpipeline\x12\x0e\n" +
 	"\x02r2\x18\x02 \x01(\x01R\x02r2\x12\x10\n" +
@@ -2843,9 +2843,11 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\x04root\x18\b \x01(\tR\x04root\x12%\n" +
 	"\x0eroot_threshold\x18\t \x01(\x01R\rrootThreshold\x12\x10\n" +
 	"\x03mae\x18\n" +
-	" \x01(\x01R\x03mae\x12*\n" +
-	"\x11impute_rmse_train\x18\v \x01(\x01R\x0fimputeRmseTrain\x12(\n" +
-	"\x10impute_rmse_test\x18\f \x01(\x01R\x0eimputeRmseTest\"!\n" +
+	" \x01(\x01R\x03mae\x12/\n" +
+	"\x11impute_rmse_train\x18\v \x01(\x01H\x00R\x0fimputeRmseTrain\x88\x01\x01\x12-\n" +
+	"\x10impute_rmse_test\x18\f \x01(\x01H\x01R\x0eimputeRmseTest\x88\x01\x01B\x14\n" +
+	"\x12_impute_rmse_trainB\x13\n" +
+	"\x11_impute_rmse_test\"!\n" +
 	"\aRelease\x12\x16\n" +
 	"\x06tokens\x18\x01 \x03(\x04R\x06tokens\"\x93\x02\n" +
 	"\x03Ack\x12*\n" +
@@ -3003,6 +3005,7 @@ func file_misslab_v1_misslab_proto_init() {
 		(*WorkResponse_Ack)(nil),
 		(*WorkResponse_Cancel)(nil),
 	}
+	file_misslab_v1_misslab_proto_msgTypes[33].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{

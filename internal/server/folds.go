@@ -1,0 +1,74 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/sim"
+	"github.com/misslab/misslab/internal/split"
+	"github.com/misslab/misslab/internal/table"
+	"github.com/misslab/misslab/internal/wire"
+)
+
+// exportFolds writes the fold assignment of table sweep id (see
+// split.WriteCSV), reading the sweep's table from the store to know
+// which rows have a target. A simulated sweep has no folds (an error
+// wrapping ErrPrecondition).
+func (c *Coordinator) exportFolds(ctx context.Context, w io.Writer, id string) error {
+	rec, err := c.st.Sweep(id)
+	if err != nil {
+		return err
+	}
+	sw := rec.Spec
+	if !sw.IsTable() {
+		return fmt.Errorf("%w: sweep %.12s draws simulated data; only a table sweep has folds", ErrPrecondition, id)
+	}
+	ref := sw.Scenarios[0].Table
+	d, err := c.design(ctx, ref)
+	if err != nil {
+		return err
+	}
+	return split.WriteCSV(w, sw.Seed, ref, sw.Repetitions, d.Rows)
+}
+
+// design reads a stored table as ref says.
+func (c *Coordinator) design(ctx context.Context, ref *sim.TableRef) (*table.Design, error) {
+	path, err := c.st.TablePath(ref.SHA256)
+	if err != nil {
+		return nil, fmt.Errorf("%w: table %s (%.12s) has not been uploaded (%v)", ErrPrecondition, ref.Name, ref.SHA256, err)
+	}
+	t, err := table.ReadFile(ctx, path, table.Options{Format: table.Format(ref.Format), NA: ref.NA,
+		Drop: ref.Drop, Categorical: ref.Categorical})
+	if err != nil {
+		return nil, fmt.Errorf("%w: table %s: %w", wire.ErrInvalidSpec, ref.Name, err)
+	}
+	d, err := t.Design(table.Spec{Target: ref.Target, Drop: ref.Drop, Categorical: ref.Categorical})
+	if err != nil {
+		return nil, fmt.Errorf("%w: table %s: %w", wire.ErrInvalidSpec, ref.Name, err)
+	}
+	return d, nil
+}
+
+// checkTable validates a new table sweep against its stored table, as a
+// grid file is checked against the file: the table was uploaded, reads
+// with the sweep's options, has the features the sweep names, and has
+// rows enough for its split. Errors wrap ErrPrecondition (no table) or
+// wire.ErrInvalidSpec.
+func (c *Coordinator) checkTable(sw *grid.Sweep) error {
+	ref := sw.Scenarios[0].Table
+	d, err := c.design(context.Background(), ref)
+	if err != nil {
+		return err
+	}
+	if !slices.Equal(d.Features, ref.Features) {
+		return fmt.Errorf("%w: scenarios[0].table.features: %v, but table %s has %v", wire.ErrInvalidSpec, ref.Features, ref.Name, d.Features)
+	}
+	n := len(d.Y)
+	if ref.Folds > n/2 || (ref.Folds == 0 && (grid.TestRows(n, ref.TestFraction) < 1 || n-grid.TestRows(n, ref.TestFraction) < 2)) {
+		return fmt.Errorf("%w: scenarios[0].table: the split leaves too few rows of the %d with a target", wire.ErrInvalidSpec, n)
+	}
+	return nil
+}
