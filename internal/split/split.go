@@ -1,6 +1,8 @@
 package split
 
 import (
+	"bufio"
+	"io"
 	"math/rand/v2"
 	"strconv"
 
@@ -68,4 +70,30 @@ func Rows(assign []int, fold int) (train, test []int) {
 		}
 	}
 	return train, test
+}
+
+// WriteCSV writes the test-set membership of every repetition of a
+// table's split as CSV with the header "repetition,fold,row": one line
+// per (repetition, fold, row) whose row is in that fold's test set, all
+// 1-based, where row is the row's data-row number in the table file (its
+// line number minus the header, as R's read.csv and pandas' read_csv
+// with a default index number them, from 1 and 0 respectively). rows
+// maps the design rows (the rows with a target) to their 0-based
+// data-row index in the file. A hold-out split writes fold 1 only.
+// Training rows of a fold are the rows of that repetition not listed
+// under it, in file order.
+func WriteCSV(w io.Writer, seed uint64, t *sim.TableRef, reps int, rows []int) error {
+	bw := bufio.NewWriter(w)
+	bw.WriteString("repetition,fold,row\n")
+	for rep := range reps {
+		a := Assign(seed, t, rep, len(rows))
+		for fold := range t.Units() {
+			for i, f := range a {
+				if f == fold {
+					bw.WriteString(strconv.Itoa(rep+1) + "," + strconv.Itoa(fold+1) + "," + strconv.Itoa(rows[i]+1) + "\n")
+				}
+			}
+		}
+	}
+	return bw.Flush()
 }
