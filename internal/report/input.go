@@ -51,6 +51,10 @@ type Input struct {
 	// Theory, when not nil, adds the Proposition 1 and 2 figures.
 	Theory *Theory
 
+	// Impute, when not empty, adds the figure of prediction R² against
+	// imputation RMSE (per repetition; the figure shows means).
+	Impute []ImputePoint
+
 	// Conf is the confidence level of the t-tests' intervals in
 	// ttests.csv (default 0.95); Alpha the significance level marked on
 	// the p-value heat maps (default 0.05).

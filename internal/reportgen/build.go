@@ -76,6 +76,9 @@ func Build(ctx context.Context, st *store.Store, rec store.SweepRecord) (report.
 	}); err != nil {
 		return report.Input{}, fmt.Errorf("reportgen: read results of %.12s: %w", rec.ID, err)
 	}
+	if sw.IsTable() {
+		g.flushFolds()
+	}
 	in := report.Input{Sweep: sw.Name, SweepID: rec.ID + settingsText(sw) + oorText(sw), Records: g.records,
 		Failures: g.failures, Scenarios: g.scenarios()}
 	if err := jobs(st, rec, g, &in); err != nil {
@@ -90,6 +93,9 @@ func Build(ctx context.Context, st *store.Store, rec store.SweepRecord) (report.
 		in.SelectionTarget = "X1" // the stump model's informative variable
 	}
 	in.Theory = g.theory()
+	for _, pt := range g.impute {
+		in.Impute = append(in.Impute, report.ImputePoint{Scenario: g.keys[pt.si], Pipeline: g.pipes[pt.pi], R2: pt.r2, RMSE: pt.rmse})
+	}
 	return in, nil
 }
 

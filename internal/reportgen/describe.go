@@ -74,6 +74,9 @@ func gaussian(model string) bool {
 func (d describer) title(sc sim.Scenario) string {
 	parts := d.parts(sc, false)
 	if len(parts) == 0 {
+		if sc.Table != nil {
+			return sc.Table.Name + " · " + missingText(sc, true)
+		}
 		return sc.Model + " · " + missingText(sc, true)
 	}
 	return strings.Join(parts, " · ")
@@ -126,6 +129,9 @@ func (d describer) parts(sc sim.Scenario, panel bool) []string {
 // Gaussian covariates, η for Proposition 2's model, σ and n_test when
 // they differ from the model's defaults or between scenarios.
 func (d describer) labels(sc sim.Scenario) []report.Label {
+	if sc.Table != nil {
+		return tableLabels(sc)
+	}
 	def, _ := sim.Defaults(sc.Model)
 	ls := []report.Label{{Name: "model", Value: sc.Model}, {Name: "mechanism", Value: mechanismText(sc.Mechanism)}}
 	if sc.Mechanism != sim.None {
@@ -167,6 +173,10 @@ func mechanismText(m string) string {
 	switch m {
 	case sim.MCAR, sim.MNAR, sim.MAR:
 		return strings.ToUpper(m)
+	case sim.SelfMasking:
+		return "self-masking"
+	case sim.Censoring:
+		return "censoring"
 	case sim.Predictive:
 		return "Predictive"
 	}
@@ -178,6 +188,9 @@ func mechanismText(m string) string {
 func columnsText(sc sim.Scenario) string {
 	if len(sc.Columns) == 0 {
 		return "none"
+	}
+	if sc.Table != nil {
+		return tableColumnsText(sc)
 	}
 	if len(sc.Columns) == sc.D && sc.D > 3 {
 		return "all (X1–X" + strconv.Itoa(sc.D) + ")"

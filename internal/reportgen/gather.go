@@ -33,6 +33,8 @@ type gather struct {
 	choices     []stats.Choice
 	prop1       []report.TheoryPoint
 	prop2       map[prop2Key]*meanAcc
+	folds       map[foldKey]*foldAcc // table sweeps: fold scores by repetition
+	impute      []imputePoint        // per repetition: R² and imputation RMSE
 }
 
 // prop2Key is one simulated Proposition 2 point: a strategy at (η, p).
@@ -75,6 +77,9 @@ func newGather(sw *grid.Sweep) *gather {
 // scenario table), and the maskable columns named as readers and grid
 // files do (X1,X2,X3) rather than sim's 0-based indices.
 func scenarioKey(sc sim.Scenario) string {
+	if sc.Table != nil {
+		return tableKey(sc)
+	}
 	parts := strings.Split(sc.Canonical(), ";")
 	for i, p := range parts {
 		if strings.HasPrefix(p, "columns=") {
@@ -100,8 +105,20 @@ func (g *gather) add(si, rep, pi int, r store.Result) {
 		}
 		return
 	}
+	if g.sw.IsTable() {
+		if r.ErrKind != "" {
+			k := g.sw.Units()
+			g.failures = append(g.failures, report.Failure{Scenario: g.titles[si], Rep: rep / k, Pipeline: g.pipes[pi],
+				Message: "fold " + strconv.Itoa(rep%k+1) + ": " + r.ErrKind + ": " + firstLine(r.ErrMsg)})
+		}
+		g.addFold(si, rep, pi, r)
+		return
+	}
 	rec := stats.Record{Scenario: g.keys[si], Rep: rep, Pipeline: g.pipes[pi], R2: r.R2, MSE: r.MSE,
 		FitSeconds: r.FitSeconds, PredictSeconds: r.PredictSeconds, Failed: r.ErrKind != ""}
+	if !rec.Failed && !isNaN(r.ImputeRMSETest) {
+		g.impute = append(g.impute, imputePoint{si: si, pi: pi, r2: r.R2, rmse: r.ImputeRMSETest})
+	}
 	g.records = append(g.records, rec)
 	if rec.Failed {
 		g.failures = append(g.failures, report.Failure{Scenario: g.titles[si], Rep: rep, Pipeline: g.pipes[pi],
