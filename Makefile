@@ -7,7 +7,7 @@ RUN_OUT  ?= out/quickstart
 BENCHTIME ?= 1s
 
 .PHONY: all build test vet fmt-check unit run bench fuzz tidy clean proto proto-check grpcurl-check
-.PHONY: e2e paper paper-ci
+.PHONY: e2e paper paper-ci realdata
 
 all: build
 
@@ -61,6 +61,11 @@ paper:
 run:
 	$(GO) run ./cmd/coordinator run examples/quickstart.hcl --out $(RUN_OUT)
 
+## realdata: the shipped real tables (examples/data) under repeated
+## 5-fold cross-validation, results and reports in out/realdata.
+realdata:
+	$(GO) run ./cmd/coordinator run examples/realdata.hcl --out out/realdata
+
 ## bench: speed and memory targets (see the closing notes of each issue).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
@@ -96,7 +101,7 @@ CERTS ?= deploy/certs
 
 ## image: one image with /coordinator and /worker, built FROM scratch.
 image:
-	rm -rf out/image && mkdir -p out/image/data
+	rm -rf out/image && mkdir -p out/image/data out/image/tables
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags='-s -w' -o out/image/ ./cmd/coordinator ./cmd/worker
 	cp deploy/Dockerfile out/image/
 	docker build -q -t $(IMAGE) out/image
