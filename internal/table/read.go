@@ -19,7 +19,8 @@ const hashBufSize = 1 << 20
 // and, when opt.Format is "", for FormatOf). It hashes every byte of r. CSV
 // is streamed; Parquet needs random access, so r is read into memory first.
 // Errors wrap ErrFormat or ErrColumn and name the file, and for a cell the
-// 1-based data row (and the file line for CSV) and the column.
+// 1-based data row (and the file line for CSV) and the column; when ctx
+// ends first, the error is ctx's.
 func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Table, error) {
 	base := filepath.Base(name)
 	format, err := formatFor(name, opt)

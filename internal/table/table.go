@@ -46,8 +46,10 @@ type Options struct {
 	// Drop names columns that are not parsed at all (their bytes are still
 	// hashed). Names are case-sensitive.
 	Drop []string
-	// Categorical names columns read as text levels; every other kept
-	// column must be numeric. A name in both Drop and Categorical is an
+	// Categorical names columns read as text levels (a CSV cell without
+	// its leading and trailing spaces and tabs; a Parquet string, or a
+	// number or boolean written as by strconv); every other kept column
+	// must be numeric. A name in both Drop and Categorical is an
 	// ErrColumn.
 	Categorical []string
 }
