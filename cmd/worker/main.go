@@ -41,6 +41,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	drain := fs.Duration("drain-timeout", 10*time.Minute, "on SIGTERM, how long running jobs may take to finish")
 	maxBackoff := fs.Duration("max-backoff", 5*time.Second, "longest wait between reconnection attempts")
 	level := fs.String("log-level", "info", "log level (trace, debug, info, warn, error)")
+	tableDir := fs.String("table-dir", "", "directory of the tables fetched for table sweeps (default "+worker.DefaultTableDir()+")")
 	sec := addSecurity(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -58,11 +59,17 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		log.Error("cannot start", "error", err)
 		return 2
 	}
+	tables, err := openTables(*tableDir, log)
+	if err != nil {
+		log.Error("cannot start", "error", err)
+		return 2
+	}
+	exec = worker.WithTables(exec, tables)
 	if *delay > 0 {
 		exec = worker.Slow{Executor: exec, Delay: *delay}
 	}
 	opts := worker.Options{Addr: *join, ID: *id, Parallel: *parallel, Prefetch: *prefetch, Executor: exec,
-		Logger: log, DrainTimeout: *drain, MaxBackoff: *maxBackoff}
+		Logger: log, DrainTimeout: *drain, MaxBackoff: *maxBackoff, Tables: tables}
 	if err := sec.setup(ctx, &opts, log); err != nil {
 		log.Error("cannot start", "error", err)
 		return 2
@@ -73,4 +80,22 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	log.Info("drained; exiting")
 	return 0
+}
+
+// openTables opens the worker's table store in dir (--table-dir). An
+// unusable default directory (no writable cache or temporary directory,
+// as in a read-only container) is not fatal: the worker runs without a
+// table store and the jobs of table sweeps fail here, to run elsewhere;
+// an unusable --table-dir is an error.
+func openTables(dir string, log hclog.Logger) (*worker.TableStore, error) {
+	ts, err := worker.OpenTableStore(dir)
+	switch {
+	case err == nil:
+		log.Debug("table store", "dir", ts.Dir())
+		return ts, nil
+	case dir != "":
+		return nil, fmt.Errorf("--table-dir: %w", err)
+	}
+	log.Warn("no table store: this worker cannot run table sweeps (give --table-dir a writable directory)", "error", err)
+	return nil, nil
 }

@@ -18,6 +18,10 @@ type session struct {
 	sentAll   bool // closeSend was called (guarded by sendMu)
 	flush     chan struct{}
 	heartbeat time.Duration
+
+	ctx  context.Context      // ends with the session
+	work pb.WorkServiceClient // fetches tables
+	gate *tableGate           // job batches waiting for their sweep's tables
 }
 
 // send sends m, or drops it once the worker has closed its side: what a
@@ -97,7 +101,8 @@ func (w *Worker) runSession(ctx context.Context, client pb.WorkServiceClient) er
 		return fmt.Errorf("worker: coordinator sent %T before Welcome", m.GetMsg())
 	}
 	s := &session{stream: stream, flush: make(chan struct{}, 1),
-		heartbeat: max(time.Duration(wel.GetHeartbeatSeconds()*float64(time.Second)), 10*time.Millisecond)}
+		heartbeat: max(time.Duration(wel.GetHeartbeatSeconds()*float64(time.Second)), 10*time.Millisecond),
+		ctx:       sctx, work: client, gate: newTableGate()}
 	w.start(s, hello.GetHeld(), wel.GetRebinds())
 	w.log.Info("connected to coordinator", "addr", w.opts.Addr, "held", len(hello.GetHeld()))
 	senderDone := make(chan struct{})
@@ -165,7 +170,11 @@ func (w *Worker) receive(s *session) error {
 		switch msg := m.GetMsg().(type) {
 		case *pb.WorkResponse_Sweep:
 			w.setSpec(msg.Sweep)
+			w.opts.Tables.noteTables(msg.Sweep)
 		case *pb.WorkResponse_Jobs:
+			if w.gateJobs(s, msg.Jobs) {
+				break // queued once the sweep's tables are here
+			}
 			if rel := w.addJobs(msg.Jobs); len(rel) > 0 {
 				err = s.send(&pb.WorkRequest{Msg: &pb.WorkRequest_Release{Release: &pb.Release{Tokens: rel}}})
 			}
@@ -180,6 +189,7 @@ func (w *Worker) receive(s *session) error {
 			w.ack(tokens, true)
 		case *pb.WorkResponse_Cancel:
 			w.ack(msg.Cancel.GetTokens(), false)
+			s.gate.revoke(msg.Cancel.GetTokens())
 		}
 		if err != nil {
 			return err

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -50,7 +51,8 @@ type TableStore struct {
 	tag string // names this TableStore's partial files: <sha>.<tag>.part
 
 	mu      sync.Mutex
-	flights map[string]*flight // downloads in progress, by hash
+	flights map[string]*flight  // downloads in progress, by hash
+	sweeps  map[string][]string // sweep id → the hashes of its tables (see noteTables)
 }
 
 // flight is one download that concurrent Ensure calls share.
@@ -86,7 +88,7 @@ func OpenTableStore(dir string) (*TableStore, error) {
 	if _, err := rand.Read(tag[:]); err != nil {
 		return nil, fmt.Errorf("worker: table store: %w", err)
 	}
-	t := &TableStore{dir: dir, tag: hex.EncodeToString(tag[:]), flights: map[string]*flight{}}
+	t := &TableStore{dir: dir, tag: hex.EncodeToString(tag[:]), flights: map[string]*flight{}, sweeps: map[string][]string{}}
 	t.removeStaleParts(time.Now().Add(-staleParts))
 	return t, nil
 }
@@ -260,4 +262,162 @@ func (t *TableStore) publish(f *os.File, part, sha string) (string, error) {
 		d.Close()
 	}
 	return final, nil
+}
+
+// noteTables remembers the tables a sweep's scenarios read (in practice
+// one), so that its job batches, in this session or a later one (the spec
+// is sent once per worker), wait for them. A nil store does nothing.
+func (t *TableStore) noteTables(m *pb.SweepSpecMessage) {
+	if t == nil {
+		return
+	}
+	var shas []string
+	for _, sc := range m.GetSpec().GetScenarios() {
+		if sha := sc.GetTable().GetSha256(); sha != "" && !slices.Contains(shas, sha) {
+			shas = append(shas, sha)
+		}
+	}
+	if len(shas) == 0 {
+		return
+	}
+	t.mu.Lock()
+	t.sweeps[m.GetSweepId()] = shas
+	t.mu.Unlock()
+}
+
+// missing returns the tables of a sweep that the store lacks.
+func (t *TableStore) missing(sweepID string) []string {
+	t.mu.Lock()
+	shas := t.sweeps[sweepID]
+	t.mu.Unlock()
+	var out []string
+	for _, sha := range shas {
+		if _, ok := t.Path(sha); !ok {
+			out = append(out, sha)
+		}
+	}
+	return out
+}
+
+// tableGate holds, for one session, the job batches of sweeps whose
+// tables are being fetched: their leases are heartbeated meanwhile, and
+// a lease the coordinator revokes is dropped.
+type tableGate struct {
+	mu      sync.Mutex
+	revoked map[uint64]bool // tokens of parked jobs that were revoked
+	parked  map[uint64]bool // tokens of parked jobs
+}
+
+func newTableGate() *tableGate {
+	return &tableGate{revoked: map[uint64]bool{}, parked: map[uint64]bool{}}
+}
+
+// revoke drops the parked jobs among tokens (a Cancel from the coordinator).
+func (g *tableGate) revoke(tokens []uint64) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, tok := range tokens {
+		if g.parked[tok] {
+			g.revoked[tok] = true
+		}
+	}
+}
+
+// park registers the jobs of b and returns their tokens.
+func (g *tableGate) park(b *pb.JobBatch) []uint64 {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	tokens := make([]uint64, len(b.GetJobs()))
+	for i, j := range b.GetJobs() {
+		tokens[i] = j.GetToken()
+		g.parked[j.GetToken()] = true
+	}
+	return tokens
+}
+
+// unpark forgets the jobs of b and returns those not revoked meanwhile.
+func (g *tableGate) unpark(b *pb.JobBatch) *pb.JobBatch {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	out := &pb.JobBatch{SweepId: b.GetSweepId()}
+	for _, j := range b.GetJobs() {
+		if !g.revoked[j.GetToken()] {
+			out.Jobs = append(out.Jobs, j)
+		}
+		delete(g.parked, j.GetToken())
+		delete(g.revoked, j.GetToken())
+	}
+	return out
+}
+
+// gateJobs holds a batch of a sweep whose tables this worker lacks until
+// they are fetched (on its own goroutine; the session goes on receiving)
+// and reports whether it did; the jobs of other sweeps pass at once.
+func (w *Worker) gateJobs(s *session, b *pb.JobBatch) bool {
+	t := w.opts.Tables
+	if t == nil {
+		return false // the executor reports the missing table store
+	}
+	shas := t.missing(b.GetSweepId())
+	if len(shas) == 0 {
+		return false
+	}
+	tokens := s.gate.park(b)
+	go w.awaitTables(s, t, shas, b, tokens)
+	return true
+}
+
+// awaitTables fetches the tables of a parked batch, heartbeating its
+// leases, then queues its jobs; if a fetch fails, each job is returned as
+// failed (a delivery that counts: it goes to another worker, and a table
+// no worker can fetch fails the job with this error). If the session ends
+// first the batch is dropped: the coordinator takes its leases back.
+func (w *Worker) awaitTables(s *session, t *TableStore, shas []string, b *pb.JobBatch, tokens []uint64) {
+	ctx, cancel := context.WithCancel(s.ctx)
+	go s.gate.heartbeat(ctx, s, tokens)
+	var err error
+	for _, sha := range shas {
+		if _, err = t.Ensure(ctx, s.work, sha); err != nil {
+			break
+		}
+	}
+	cancel()
+	kept := s.gate.unpark(b)
+	if s.ctx.Err() != nil || len(kept.GetJobs()) == 0 {
+		return
+	}
+	if err == nil {
+		if rel := w.addJobs(kept); len(rel) > 0 {
+			_ = s.send(&pb.WorkRequest{Msg: &pb.WorkRequest_Release{Release: &pb.Release{Tokens: rel}}})
+		}
+		return
+	}
+	w.log.Error("cannot fetch a sweep's table; failing its jobs here", "sweep", b.GetSweepId(), "jobs", len(kept.GetJobs()), "error", err)
+	msg := truncate("worker " + w.opts.ID + ": " + err.Error())
+	rs := make([]*pb.JobResult, len(kept.GetJobs()))
+	for i, j := range kept.GetJobs() {
+		rs[i] = &pb.JobResult{Token: j.GetToken(), SweepId: b.GetSweepId(), Job: j.GetJob(), Error: msg}
+	}
+	_ = s.send(&pb.WorkRequest{Msg: &pb.WorkRequest_Results{Results: &pb.ResultBatch{Results: rs}}})
+}
+
+// heartbeat extends the leases of parked jobs (tokens, less those
+// revoked meanwhile) every heartbeat interval until ctx ends: the
+// session's sender heartbeats only the jobs the worker holds.
+func (g *tableGate) heartbeat(ctx context.Context, s *session, tokens []uint64) {
+	tick := time.NewTicker(s.heartbeat)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+		}
+		g.mu.Lock()
+		live := slices.DeleteFunc(slices.Clone(tokens), func(tok uint64) bool { return g.revoked[tok] })
+		g.mu.Unlock()
+		if s.send(&pb.WorkRequest{Msg: &pb.WorkRequest_Heartbeat{Heartbeat: &pb.Heartbeat{Tokens: live}}}) != nil {
+			return
+		}
+	}
 }

@@ -310,3 +310,142 @@ func TestOpenTableStoreRemovesStaleParts(t *testing.T) {
 		t.Errorf("DefaultTableDir %s does not end in %s", d, TableDirName)
 	}
 }
+
+// recordingStream is a worker's side of the work stream that records
+// what the worker sends.
+type recordingStream struct {
+	pb.WorkService_WorkClient
+	mu   sync.Mutex
+	sent []*pb.WorkRequest
+	news chan struct{} // signalled after every Send
+}
+
+func (r *recordingStream) Send(m *pb.WorkRequest) error {
+	r.mu.Lock()
+	r.sent = append(r.sent, m)
+	r.mu.Unlock()
+	select {
+	case r.news <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+// waitSent waits until some sent message satisfies ok and returns it.
+func (r *recordingStream) waitSent(t *testing.T, ok func(*pb.WorkRequest) bool) *pb.WorkRequest {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		r.mu.Lock()
+		for _, m := range r.sent {
+			if ok(m) {
+				r.mu.Unlock()
+				return m
+			}
+		}
+		r.mu.Unlock()
+		select {
+		case <-r.news:
+		case <-deadline:
+			t.Fatal("the worker never sent the expected message")
+		}
+	}
+}
+
+// gateFixture is a worker that is not running (no exec loop: queued jobs
+// stay queued) with a table store and a session over a recordingStream.
+func gateFixture(t *testing.T, f *fakeTables, sha string) (*Worker, *session, *recordingStream) {
+	t.Helper()
+	ts, err := OpenTableStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := newWorker(Options{Addr: "unused", Executor: Noop{}, Tables: ts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := &recordingStream{news: make(chan struct{}, 1)}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	s := &session{stream: rec, flush: make(chan struct{}, 1), heartbeat: 5 * time.Millisecond, ctx: ctx, work: f, gate: newTableGate()}
+	w.cur = s
+	spec := &pb.SweepSpec{Scenarios: []*pb.Scenario{{Model: "table", Table: &pb.TableSource{Sha256: sha}}}}
+	ts.noteTables(&pb.SweepSpecMessage{SweepId: "A", Spec: spec})
+	return w, s, rec
+}
+
+func batch(sweep string, tokens ...uint64) *pb.JobBatch {
+	b := &pb.JobBatch{SweepId: sweep}
+	for _, tok := range tokens {
+		b.Jobs = append(b.Jobs, &pb.Job{Job: int64(tok), Token: tok, Pipelines: []int32{0}})
+	}
+	return b
+}
+
+// queuedTokens returns the tokens of the worker's queued jobs.
+func (w *Worker) queuedTokens() []uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	var out []uint64
+	for _, j := range w.queue {
+		out = append(out, j.token)
+	}
+	return out
+}
+
+// TestGateHoldsASweepUntilItsTable: the jobs of a sweep whose table is
+// missing wait (their leases heartbeated) until it is fetched, then are
+// queued, less any lease revoked meanwhile; another sweep's jobs pass.
+func TestGateHoldsASweepUntilItsTable(t *testing.T) {
+	data, sha := tableOf(20_000, 8)
+	f := &fakeTables{data: data, chunk: 4096, hold: make(chan struct{}), started: make(chan struct{}, 1)}
+	w, s, rec := gateFixture(t, f, sha)
+	if !w.gateJobs(s, batch("A", 1, 2, 3)) {
+		t.Fatal("a batch of a sweep whose table is missing was not held")
+	}
+	<-f.started
+	if w.gateJobs(s, batch("B", 9)) {
+		t.Fatal("a batch of a sweep without a table was held")
+	}
+	if q := w.queuedTokens(); len(q) != 0 {
+		t.Fatalf("queued %v while the table is being fetched", q)
+	}
+	rec.waitSent(t, func(m *pb.WorkRequest) bool { return len(m.GetHeartbeat().GetTokens()) == 3 })
+	s.gate.revoke([]uint64{2})
+	close(f.hold)
+	w.waitFor(10*time.Second, func() bool { return len(w.queuedTokens()) > 0 })
+	if q := w.queuedTokens(); len(q) != 2 || q[0] != 1 || q[1] != 3 {
+		t.Fatalf("queued %v, want [1 3] (2 was revoked)", q)
+	}
+	if _, ok := w.opts.Tables.Path(sha); !ok {
+		t.Error("jobs queued before the table is in the store")
+	}
+	if w.gateJobs(s, batch("A", 4)) {
+		t.Error("a batch of a sweep whose table is here was held")
+	}
+}
+
+// TestGateFailsJobsWhenTheFetchFails: if the table cannot be fetched,
+// every job of the batch is returned as failed with the reason, so that
+// it goes elsewhere; nothing is queued.
+func TestGateFailsJobsWhenTheFetchFails(t *testing.T) {
+	_, sha := tableOf(10, 9)
+	f := &fakeTables{err: status.Error(codes.NotFound, "table not found")}
+	w, s, rec := gateFixture(t, f, sha)
+	if !w.gateJobs(s, batch("A", 5, 6)) {
+		t.Fatal("batch not held")
+	}
+	m := rec.waitSent(t, func(m *pb.WorkRequest) bool { return m.GetResults() != nil })
+	rs := m.GetResults().GetResults()
+	if len(rs) != 2 {
+		t.Fatalf("%d results, want 2", len(rs))
+	}
+	for i, r := range rs {
+		if r.GetToken() != uint64(5+i) || r.GetSweepId() != "A" || !strings.Contains(r.GetError(), "table not found") {
+			t.Errorf("result %d: %v", i, r)
+		}
+	}
+	if q := w.queuedTokens(); len(q) != 0 {
+		t.Errorf("queued %v after a failed fetch", q)
+	}
+}
