@@ -78,19 +78,34 @@ func writeRunReports(ctx context.Context, data, out string, ids []string) error 
 	}
 	defer st.Close()
 	used := map[string]bool{}
+	var recs []store.SweepRecord
 	for _, id := range ids {
 		rec, err := st.Sweep(id)
 		if err != nil {
 			return err
 		}
+		recs = append(recs, rec)
 		dir := filepath.Join(out, ReportDir, sweepDir(rec, used))
 		if _, err := reportgen.Write(ctx, st, rec, dir); err != nil {
 			return fmt.Errorf("report of sweep %q: %w", rec.Spec.Name, err)
 		}
 		fmt.Printf("report: %s\n", filepath.Join(dir, "index.html"))
 	}
+	if len(recs) < 2 {
+		return nil
+	}
+	// Every sweep together: pipelines ranked across all the scenarios.
+	dir := filepath.Join(out, ReportDir, CombinedDir)
+	if _, err := reportgen.WriteCombined(ctx, st, recs, dir); err != nil {
+		return fmt.Errorf("combined report: %w", err)
+	}
+	fmt.Printf("report: %s (every sweep together)\n", filepath.Join(dir, "index.html"))
 	return nil
 }
+
+// CombinedDir is the report directory, under ReportDir, of every sweep
+// of a grid together (written when the grid has several sweeps).
+const CombinedDir = "all-sweeps"
 
 // sweepDir names a sweep's report directory after the sweep, keeping
 // ASCII letters, digits, '.', '_' and '-' (others become '-'); a name

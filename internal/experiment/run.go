@@ -65,10 +65,10 @@ type Result struct {
 	// training values; NaN when the pipeline does not estimate values
 	// (learn.Spec.EstimatesValues) or no such entry exists.
 	ImputeRMSETrain, ImputeRMSETest float64
-	FitSeconds     float64 // imputation + training wall time
-	PredictSeconds float64 // test imputation + prediction wall time
-	ErrKind        string  // empty on success, else one of the Kind constants
-	ErrMsg         string
+	FitSeconds                      float64 // imputation + training wall time
+	PredictSeconds                  float64 // test imputation + prediction wall time
+	ErrKind                         string  // empty on success, else one of the Kind constants
+	ErrMsg                          string
 	// Root names the first split of a tree pipeline ("X1", "M2"; see
 	// learn.Fitted.RootSplit) and RootThreshold its threshold; Root is
 	// empty for other learners and for trees that did not split.

@@ -38,6 +38,7 @@ func assemble(p *prepared, r *results) layout {
 		add(section{ID: "relative", Heading: "Relative test R²", Level: 2}, boxGridFigures(p, r.idx, r.pal, true)...)
 		perScenario(p, r, add)
 	}
+	rankSection(p, r.sums, add)
 	if f, ok := imputeFigure(p, r.pal); ok {
 		add(section{ID: "impute", Heading: "Imputation quality and prediction", Level: 2,
 			Text: []string{"Does better imputation buy better prediction? Each imputing pipeline's test R² against the error of its imputed values where the truth is known."}}, f)

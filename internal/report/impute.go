@@ -94,7 +94,7 @@ func imputeFigure(p *prepared, pal palette) (figure, bool) {
 	w, h := g.size()
 	return figure{Name: "impute-r2", Section: "impute", Title: "Prediction R² against imputation RMSE",
 		Caption: fmt.Sprintf("Per scenario, each imputing pipeline at its mean over repetitions of the test R² (vertical) and of the RMSE of its imputed test values on the entries whose true value is known (amputed cells of a table, every NA of simulated data), each column's errors in units of its training sd (horizontal). %d scenarios.", len(order)),
-		W: w, H: h, Draw: g.draw}, true
+		W:       w, H: h, Draw: g.draw}, true
 }
 
 // sortedKeys lists the pipelines with a mean on scenario sc, sorted.

@@ -174,7 +174,7 @@ func TestFilesAndPage(t *testing.T) {
 	}
 	want := []string{"box-r2-1", "box-r2-2", "box-rel-1", "box-rel-2", "curves",
 		"pvalues-1-1-tree", "pvalues-1-2-svm", "pvalues-2-1-tree", "pvalues-2-2-svm",
-		"pvalues-3-1-tree", "pvalues-4-1-tree", "pvalues-5-1-tree", "selection", "theory-prop1", "theory-prop2",
+		"pvalues-3-1-tree", "pvalues-4-1-tree", "pvalues-5-1-tree", "ranks-cd", "selection", "theory-prop1", "theory-prop2",
 		"timing-1", "timing-2", "timing-3", "timing-4", "timing-5"}
 	if !slices.Equal(figs, want) {
 		t.Errorf("figures %v\nwant %v", figs, want)

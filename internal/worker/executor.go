@@ -17,15 +17,15 @@ import (
 // Result is the outcome of one pipeline on one job. ErrKind is empty on
 // success; otherwise the numbers are zero and ErrMsg says why.
 type Result struct {
-	Pipeline                   int // index into the sweep's pipelines
-	R2, MSE, MAE               float64
+	Pipeline     int // index into the sweep's pipelines
+	R2, MSE, MAE float64
 	// ImputeRMSETrain and ImputeRMSETest: see experiment.Result; NaN
 	// where they do not apply.
 	ImputeRMSETrain, ImputeRMSETest float64
-	FitSeconds, PredictSeconds float64 // wall-clock seconds
-	ErrKind, ErrMsg            string
-	Root                       string  // a tree's first split variable, or empty
-	RootThreshold              float64 // its threshold
+	FitSeconds, PredictSeconds      float64 // wall-clock seconds
+	ErrKind, ErrMsg                 string
+	Root                            string  // a tree's first split variable, or empty
+	RootThreshold                   float64 // its threshold
 }
 
 // Executor runs jobs.
