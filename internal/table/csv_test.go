@@ -337,3 +337,38 @@ func TestCanceled(t *testing.T) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
+
+// TestReadSizing: columns are sized from the first rows and the file
+// size; rows longer or shorter later still read right, without much
+// spare capacity left.
+func TestReadSizing(t *testing.T) {
+	for _, longFirst := range []bool{true, false} {
+		var b bytes.Buffer
+		b.WriteString("v,pad\n")
+		n := 20000
+		for i := range n {
+			pad := "x"
+			if (i < sampleRows) == longFirst {
+				pad = strings.Repeat("y", 200)
+			}
+			b.WriteString(strconv.Itoa(i) + "," + pad + "\n")
+		}
+		path := filepath.Join(t.TempDir(), "s.csv")
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		tab, err := ReadFile(context.Background(), path, Options{Drop: []string{"pad"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := tab.Columns[0].Num
+		for i, x := range v {
+			if x != float64(i) {
+				t.Fatalf("row %d: %v", i, x)
+			}
+		}
+		if len(v) != n || cap(v) > n+n/16 {
+			t.Errorf("long rows first %v: len %d cap %d", longFirst, len(v), cap(v))
+		}
+	}
+}

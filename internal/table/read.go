@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"hash"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 )
@@ -31,7 +32,7 @@ func Read(ctx context.Context, r io.Reader, name string, opt Options) (*Table, e
 	var t *Table
 	switch format {
 	case CSV:
-		t, err = readCSV(ctx, r, h, base, opt, 0)
+		t, err = readCSV(ctx, r, h, base, opt, sizeOf(r))
 	default:
 		var data []byte
 		if data, err = io.ReadAll(io.TeeReader(r, h)); err != nil {
@@ -164,4 +165,18 @@ type countingHash struct {
 func (c *countingHash) Write(p []byte) (int, error) {
 	c.n += int64(len(p))
 	return c.Hash.Write(p)
+}
+
+// sizeOf is the size of r when r tells it (a *bytes.Reader, a regular
+// *os.File), else 0; it only sizes the columns before they are read.
+func sizeOf(r io.Reader) int64 {
+	switch v := r.(type) {
+	case interface{ Size() int64 }:
+		return v.Size()
+	case interface{ Stat() (fs.FileInfo, error) }:
+		if st, err := v.Stat(); err == nil && st.Mode().IsRegular() {
+			return st.Size()
+		}
+	}
+	return 0
 }
