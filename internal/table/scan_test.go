@@ -221,3 +221,14 @@ func FuzzReadCSV(f *testing.F) {
 		}
 	})
 }
+
+// TestScannerEmptyLines: a long run of empty lines is skipped without
+// growing the buffer.
+func TestScannerEmptyLines(t *testing.T) {
+	n := 3 * scanBufSize
+	s := newScanner(strings.NewReader(strings.Repeat("\r\n", n)+"a\n"), nil)
+	rec, err := s.next()
+	if err != nil || len(rec) != 1 || string(rec[0]) != "a" || s.recLine != n+1 || len(s.buf) != scanBufSize {
+		t.Fatalf("record %q, %v, line %d, buffer %d", rec, err, s.recLine, len(s.buf))
+	}
+}
