@@ -79,8 +79,11 @@ func normPDF(x float64) float64 { return math.Exp(-x*x/2) / math.Sqrt(2*math.Pi)
 // variance estimate (df = +Inf: known variance): R's
 // ptukey(q, nmeans = k, df, nranges). It is 0 for q ≤ 0 and 1 for
 // q = +Inf, and NaN for NaN arguments, k < 2, nranges < 1 or df < 2 (R's
-// domain). The absolute error is below 1e-12 over 2 ≤ k ≤ 100 (measured
-// against the same integrals on four times finer panels).
+// domain). Measured absolute error: below 6e-13 for 2 ≤ k ≤ 100, df ≥ 2
+// and q ≤ 40 against the same integrals on 32-node panels, and about
+// 1e-15 against an independent quadrature (tukey_test.go) and a 30-digit
+// mpmath one at the points checked; tiny probabilities (below ~1e-10)
+// carry that absolute error, not a relative one.
 func PTukey(q float64, nranges, k int, df float64) float64 {
 	switch {
 	case math.IsNaN(q) || math.IsNaN(df) || k < 2 || nranges < 1 || df < minTukeyDF:
