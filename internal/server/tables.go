@@ -21,25 +21,15 @@ const MaxTableBytes int64 = 64 << 30
 // 1 MiB.
 const FetchChunkBytes = 1 << 20
 
-// tableStatus turns a table error of the store into a status: a malformed
-// hash or bytes that differ from their announcement are the caller's
-// (InvalidArgument), a table the store lacks is NotFound; anything else
-// is left to toStatus.
-func tableStatus(err error) error {
-	switch {
-	case errors.Is(err, store.ErrBadTableHash), errors.Is(err, store.ErrTableMismatch):
-		return status.Error(codes.InvalidArgument, err.Error())
-	case errors.Is(err, store.ErrNoTable):
-		return status.Error(codes.NotFound, err.Error())
-	}
-	return err
-}
-
 // StatTable says whether the coordinator holds an intact copy of a table,
 // and its size in bytes. A malformed hash is InvalidArgument.
+//
+// The table RPCs return the store's table errors as they are; errors.go
+// maps them (ErrBadTableHash and ErrTableMismatch to InvalidArgument,
+// ErrNoTable to NotFound).
 func (s *sweepService) StatTable(_ context.Context, req *pb.StatTableRequest) (*pb.StatTableResponse, error) {
 	if err := store.CheckTableHash(req.GetSha256()); err != nil {
-		return nil, tableStatus(err)
+		return nil, err
 	}
 	size, ok := s.c.st.HasTable(req.GetSha256())
 	return &pb.StatTableResponse{Present: ok, Size: size}, nil
@@ -63,7 +53,7 @@ func (s *sweepService) UploadTable(stream pb.SweepService_UploadTableServer) err
 	}
 	sha, size := first.GetSha256(), first.GetSize()
 	if err := store.CheckTableHash(sha); err != nil {
-		return tableStatus(err)
+		return err
 	}
 	if size < 0 || size > MaxTableBytes {
 		return status.Errorf(codes.InvalidArgument, "upload table %s: size %d outside [0, %d]", short(sha), size, MaxTableBytes)
@@ -78,7 +68,7 @@ func (s *sweepService) UploadTable(stream pb.SweepService_UploadTableServer) err
 	existed, err := s.c.st.PutTable(stream.Context(), r, sha, size, first.GetName())
 	if err != nil {
 		s.c.log.Warn("table upload refused", "table", short(sha), "size", size, "error", err)
-		return tableStatus(err)
+		return err
 	}
 	s.c.log.Info("table uploaded", "table", short(sha), "name", first.GetName(), "size", size, "existed", existed)
 	return stream.SendAndClose(&pb.UploadTableResponse{Sha256: sha, Size: size, Existed: existed})
@@ -113,7 +103,7 @@ func (u *uploadReader) Read(p []byte) (int, error) {
 func (s *workService) FetchTable(req *pb.FetchTableRequest, stream pb.WorkService_FetchTableServer) error {
 	path, err := s.c.st.TablePath(req.GetSha256())
 	if err != nil {
-		return tableStatus(err)
+		return err
 	}
 	f, err := os.Open(path)
 	if err != nil {
