@@ -339,14 +339,14 @@ func parseCSV(t *testing.T, b []byte) table {
 	for i, h := range recs[0] {
 		col[h] = i
 	}
-	for _, h := range []string{"scenario", "rep", "pipeline", "metric", "value", "root"} {
+	for _, h := range []string{"scenario", "rep", "fold", "pipeline", "metric", "value", "root"} {
 		if _, ok := col[h]; !ok {
 			t.Fatalf("export lacks column %q: %v", h, recs[0])
 		}
 	}
 	tb := table{rows: map[string][2]string{}, count: map[string]int{}}
 	for _, r := range recs[1:] {
-		key := strings.Join([]string{r[col["scenario"]], r[col["rep"]], r[col["pipeline"]], r[col["metric"]]}, ",")
+		key := strings.Join([]string{r[col["scenario"]], r[col["rep"]], r[col["fold"]], r[col["pipeline"]], r[col["metric"]]}, ",")
 		if _, dup := tb.rows[key]; dup {
 			tb.dups = append(tb.dups, key)
 		}

@@ -30,9 +30,16 @@ import (
 // when the number is NaN (not applicable; results stored before the
 // imputation RMSEs existed have NaN there, and mae 0) and NA when error is
 // set.
+//
+// fold, table and table_sha256 describe a table sweep's rows (empty for
+// simulated data): rep is then the repetition and fold the 1-based
+// cross-validation fold (1 for a hold-out split), table the file's name
+// and table_sha256 its identity; columns names the amputed feature
+// columns ("Wind;Temp") and model is "table".
 var CSVHeader = []string{"sweep_id", "sweep", "scenario", "model", "d", "rho", "noise",
 	"n_train", "n_test", "mechanism", "rate", "columns", "eta", "rep", "pipeline",
-	"metric", "value", "error", "root", "mae", "impute_rmse_train", "impute_rmse_test"}
+	"metric", "value", "error", "root", "mae", "impute_rmse_train", "impute_rmse_test",
+	"fold", "table", "table_sha256"}
 
 // Metrics are the metric names of the table, in row order. A result with
 // a root split has one more row, RootMetric.
@@ -89,8 +96,12 @@ func (s *Store) exportSweep(cw *csv.Writer, rec SweepRecord) error {
 		for si, sc := range sw.Scenarios {
 			fillScenario(row, rec, si, sc)
 			dk := NewDrawKey(sw.Seed, sc)
-			for rep := range sw.Repetitions {
+			for rep := range sw.UnitCount() {
 				row[13] = strconv.Itoa(rep)
+				if sc.Table != nil {
+					r, fold := sw.Fold(rep)
+					row[13], row[22] = strconv.Itoa(r), strconv.Itoa(fold+1)
+				}
 				job := rep*len(sw.Scenarios) + si
 				for pi, p := range sw.Pipelines {
 					v := b.Get(resultKey(dk, rep, pipes[pi]))
@@ -117,6 +128,13 @@ func fillScenario(row []string, rec SweepRecord, si int, sc sim.Scenario) {
 	copy(row, []string{rec.ID, rec.Spec.Name, strconv.Itoa(si), sc.Model, strconv.Itoa(sc.D),
 		f(sc.Rho), f(sc.Noise), strconv.Itoa(sc.NTrain), strconv.Itoa(sc.NTest), sc.Mechanism,
 		f(sc.Rate), strings.Join(cols, ";"), f(sc.Eta)})
+	row[22], row[23], row[24] = "", "", ""
+	if t := sc.Table; t != nil {
+		for i, c := range sc.Columns {
+			cols[i] = t.Features[c]
+		}
+		row[11], row[23], row[24] = strings.Join(cols, ";"), t.Name, t.SHA256
+	}
 }
 
 // cell formats a per-result number: shortest round-trip form, empty for
