@@ -93,6 +93,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
+	s.removeStaleUploads()
 	return s, nil
 }
 

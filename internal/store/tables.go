@@ -236,3 +236,14 @@ func (s *Store) tableRecord(sha string) (rec tableRecord, ok bool, err error) {
 	})
 	return rec, ok && err == nil, err
 }
+
+// removeStaleUploads deletes the temporary files of uploads that a
+// coordinator killed mid-upload left in the tables directory. Open calls
+// it once it holds the bbolt file's lock, so no other process of this
+// store is writing one.
+func (s *Store) removeStaleUploads() {
+	stale, _ := filepath.Glob(filepath.Join(s.tablesDir(), ".*.tmp-*"))
+	for _, p := range stale {
+		_ = os.Remove(p)
+	}
+}

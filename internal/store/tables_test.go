@@ -238,3 +238,36 @@ func TestDamagedTable(t *testing.T) {
 		})
 	}
 }
+
+// An upload cut off by a crash leaves its temporary file; the next Open
+// (holding the file lock, so no upload is running) removes it and keeps
+// the tables.
+func TestOpenRemovesStaleUploads(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := []byte("y,x\n1,2\n3,4\n")
+	sum := sha256.Sum256(data)
+	sha := hex.EncodeToString(sum[:])
+	if _, err := s.PutTable(context.Background(), bytes.NewReader(data), sha, int64(len(data)), "t.csv"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	stale := filepath.Join(dir, TablesDir, "."+sha+".tmp-123")
+	if err := os.WriteFile(stale, []byte("half"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := os.Stat(stale); !os.IsNotExist(err) {
+		t.Errorf("stale upload still there: %v", err)
+	}
+	if _, ok := s.HasTable(sha); !ok {
+		t.Error("the stored table was removed too")
+	}
+}
