@@ -61,6 +61,12 @@ func Run(ctx context.Context, f *grid.File, o Options) ([]string, error) {
 		return nil, err
 	}
 	defer coord.Close()
+	// The worker keeps its own copy of each table, fetched over gRPC as
+	// on a cluster: nothing is read from the coordinator's directory.
+	tables, err := worker.OpenTableStore(filepath.Join(o.DataDir, "worker-tables"))
+	if err != nil {
+		return nil, err
+	}
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -68,12 +74,6 @@ func Run(ctx context.Context, f *grid.File, o Options) ([]string, error) {
 	srvCtx, stopSrv := context.WithCancel(context.Background())
 	srvDone := make(chan struct{})
 	go func() { defer close(srvDone); _ = coord.Serve(srvCtx, lis) }()
-	// The worker keeps its own copy of each table, fetched over gRPC as
-	// on a cluster: nothing is read from the coordinator's directory.
-	tables, err := worker.OpenTableStore(filepath.Join(o.DataDir, "worker-tables"))
-	if err != nil {
-		return nil, err
-	}
 	wctx, stopWorker := context.WithCancel(context.Background())
 	workerDone := make(chan struct{})
 	go func() {
