@@ -34,6 +34,36 @@ func (c *Coordinator) exportFolds(ctx context.Context, w io.Writer, id string) e
 	return split.WriteCSV(w, sw.Seed, ref, sw.Repetitions, d.Rows)
 }
 
+// checkParquet checks a Parquet table sweep against its stored file's
+// schema: the target is a kept numeric column and the other kept columns
+// are the sweep's features, in order.
+func (c *Coordinator) checkParquet(ref *sim.TableRef) error {
+	path, err := c.st.TablePath(ref.SHA256)
+	if err != nil {
+		return fmt.Errorf("%w: table %s (%.12s) has not been uploaded (%v)", ErrPrecondition, ref.Name, ref.SHA256, err)
+	}
+	t, err := table.Schema(context.Background(), path, table.Options{Format: table.Parquet, Drop: ref.Drop, Categorical: ref.Categorical})
+	if err != nil {
+		return fmt.Errorf("%w: table %s: %w", wire.ErrInvalidSpec, ref.Name, err)
+	}
+	var features []string
+	target := false
+	for _, col := range t.Columns {
+		if col.Name == ref.Target {
+			target = col.Kind == table.Numeric
+			continue
+		}
+		features = append(features, col.Name)
+	}
+	switch {
+	case !target:
+		return fmt.Errorf("%w: scenarios[0].table.target: %q is not a numeric column of %s", wire.ErrInvalidSpec, ref.Target, ref.Name)
+	case !slices.Equal(features, ref.Features):
+		return fmt.Errorf("%w: scenarios[0].table.features: %v, but table %s has %v", wire.ErrInvalidSpec, ref.Features, ref.Name, features)
+	}
+	return nil
+}
+
 // design reads a stored table as ref says.
 func (c *Coordinator) design(ctx context.Context, ref *sim.TableRef) (*table.Design, error) {
 	path, err := c.st.TablePath(ref.SHA256)
@@ -57,8 +87,16 @@ func (c *Coordinator) design(ctx context.Context, ref *sim.TableRef) (*table.Des
 // with the sweep's options, has the features the sweep names, and has
 // rows enough for its split. Errors wrap ErrPrecondition (no table) or
 // wire.ErrInvalidSpec.
+//
+// A Parquet table is checked from its footer alone (table.Schema: column
+// names and kinds, row count): decoding its pages is left to the
+// workers, because the parquet library's allocations on a damaged or
+// hostile file are unbounded, and the coordinator holds the store.
 func (c *Coordinator) checkTable(sw *grid.Sweep) error {
 	ref := sw.Scenarios[0].Table
+	if ref.Format == string(table.Parquet) {
+		return c.checkParquet(ref)
+	}
 	d, err := c.design(context.Background(), ref)
 	if err != nil {
 		return err
