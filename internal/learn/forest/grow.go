@@ -6,9 +6,9 @@ import (
 	"slices"
 )
 
-// split is a candidate split: observed rows with x < thr go to child 0,
-// the others to child 1, NA rows to child naSide. thr = +Inf is MIA's
-// "observed vs NA" split.
+// split is a candidate split: observed rows with x ≤ thr go to child 0
+// (ranger's rule, also at prediction), the others to child 1, NA rows to
+// child naSide. thr = +Inf is MIA's "observed vs NA" split.
 type split struct {
 	feat   int
 	lo, hi float64 // the distinct values the threshold separates
@@ -225,7 +225,7 @@ func (g *grower) apply(c *split, lo, hi int) int {
 		x := xs[r]
 		sd := uint8(1)
 		switch {
-		case x < c.thr:
+		case x <= c.thr:
 			sd = 0
 		case math.IsNaN(x):
 			sd, naSeen = c.naSide, true
@@ -265,16 +265,16 @@ func partition(ids []int32, side []uint8, buf []int32) {
 }
 
 // midpoint returns the split point (a+b)/2 between consecutive distinct
-// values a < b (ranger's and rpart's), guarded so that x < split still
-// separates a from b: on overflow a/2 + b/2, and b when the rounded
-// midpoint is not above a.
+// values a < b (ranger's), guarded so that x ≤ split still separates a
+// from b: on overflow a/2 + b/2, and a when the rounded midpoint is not
+// below b (adjacent floats, or b = +Inf).
 func midpoint(a, b float64) float64 {
 	m := (a + b) / 2
 	if math.IsInf(m, 0) {
 		m = a/2 + b/2
 	}
-	if m <= a {
-		m = b
+	if m >= b { // a and b adjacent floats (or b = +Inf): a itself separates them under x ≤ thr
+		m = a
 	}
 	return m
 }

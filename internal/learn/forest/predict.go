@@ -76,8 +76,8 @@ func (f *Model) leaf(root int32, row []float64) float64 {
 		x := row[nd.feat]
 		k := nd.kids >> 1
 		switch {
-		case x < nd.v:
-		case x >= nd.v:
+		case x <= nd.v: // ranger's rule: x ≤ threshold goes left
+		case x > nd.v:
 			k++
 		default: // NaN
 			k += nd.kids & 1

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 
+	"gonum.org/v1/gonum/mat"
+
 	"github.com/misslab/misslab/internal/learn/tree"
 )
 
@@ -79,7 +81,8 @@ func readRangerR2(t *testing.T) map[string]map[uint64]rangerRef {
 
 // TestRangerAgreement fits a forest with ranger's defaults on the exact
 // train/test sets ranger 0.14.1 was fitted on (testdata/ranger_r2.csv,
-// 50 seeds, mean-imputed and complete) and compares the two forests seed
+// 50 seeds, mean-imputed, complete, and complete with every feature
+// floored to a grid of step 1/2) and compares the two forests seed
 // by seed. Both see the same rows, so the paired differences carry only
 // the forests' own randomness (bootstrap and mtry draws) plus any
 // systematic difference in the growing rule:
@@ -99,7 +102,7 @@ func TestRangerAgreement(t *testing.T) {
 		t.Skip("fits 2 × 50 forests of 500 trees (~20 s); runs without -short, as in CI")
 	}
 	golden := readRangerR2(t)
-	for _, cs := range []string{"mean", "complete"} {
+	for _, cs := range []string{"mean", "complete", "grid"} {
 		t.Run(cs, func(t *testing.T) {
 			ref := golden[cs]
 			if len(ref) != len(goldenSeeds()) {
@@ -107,7 +110,7 @@ func TestRangerAgreement(t *testing.T) {
 			}
 			var ours, theirs, diff, nodeDiff []float64
 			for _, s := range goldenSeeds() {
-				r, nodes := goldenFit(t, s, cs == "mean")
+				r, nodes := goldenFit(t, s, cs)
 				ours, theirs = append(ours, r), append(theirs, ref[s].r2)
 				diff = append(diff, r-ref[s].r2)
 				rel := nodes/ref[s].nodes - 1
@@ -136,13 +139,16 @@ func TestRangerAgreement(t *testing.T) {
 
 // goldenFit fits ranger's default forest on golden seed s and returns
 // its test R² and its mean number of nodes per tree.
-func goldenFit(t *testing.T, s uint64, meanImpute bool) (r2v, nodes float64) {
+func goldenFit(t *testing.T, s uint64, cs string) (r2v, nodes float64) {
 	t.Helper()
 	tr, te := goldenData(s, goldenNTrain, goldenNTest)
 	Xtr, Xte := tr.x, te.x
-	if meanImpute {
+	switch cs {
+	case "mean":
 		mu := colMeans(tr.withNA())
 		Xtr, Xte = imputed(tr.withNA(), mu), imputed(te.withNA(), mu)
+	case "grid":
+		Xtr, Xte = onGrid(tr.x), onGrid(te.x)
 	}
 	p := RangerDefaults()
 	p.Threads = 2
@@ -158,6 +164,19 @@ func goldenFit(t *testing.T, s uint64, meanImpute bool) (r2v, nodes float64) {
 		t.Fatal(err)
 	}
 	return r2(pred, te.y), float64(f.NumNodes()) / float64(f.NumTrees())
+}
+
+// onGrid returns X with every value floored to a multiple of 1/2, the
+// "grid" case of testdata/quad.R: features on a grid, as real tables'
+// often are, so that test values sit exactly on split values and the
+// side they go to (ranger sends x ≤ threshold left) matters.
+func onGrid(X *mat.Dense) *mat.Dense {
+	out := mat.DenseCopyOf(X)
+	raw := out.RawMatrix().Data
+	for i, v := range raw {
+		raw[i] = math.Floor(v*2) / 2
+	}
+	return out
 }
 
 // median returns the median of v (the mean of the middle two when even).

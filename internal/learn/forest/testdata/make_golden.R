@@ -6,6 +6,9 @@
 # Y = X1^2 + X2^2 + X3^2 + N(0, 0.1^2)), for 50 seeds, in two cases:
 #   mean:     20% MCAR on X1..X3, imputed by the training means
 #   complete: the same rows without missing values
+#   grid:     the complete rows with every feature floored to a multiple
+#             of 1/2 (test values then sit on split values: ranger sends
+#             x <= threshold left)
 # R² = 1 - MSE / Var(Y) with the true Var(Y) = 33.01; nodes is the mean
 # number of nodes (splits and leaves) per tree.
 #
@@ -26,7 +29,7 @@ cat(sprintf("# ranger %s, %s; seeds %d..%d\n", packageVersion("ranger"),
 cat("seed,case,ntrain,ntest,r2,nodes\n")
 for (s in seeds) {
   d <- read_quad(dir, s)
-  for (case in c("mean", "complete")) {
+  for (case in c("mean", "complete", "grid")) {
     tr <- d[[case]]$train
     te <- d[[case]]$test
     fit <- ranger(Y ~ ., data = tr, num.threads = 1, seed = s)

@@ -2,7 +2,8 @@
 # (columns X1..X9, Y, M1..M3 with M = 1 where X1..X3 is missing) and
 # returns the complete-data, mean-imputed (training means) and MIA as
 # out-of-range duplication (X1..X3 with NA set below the training range,
-# plus copies with NA set above it: d = 12) versions.
+# plus copies with NA set above it: d = 12) versions, and "grid": the
+# complete data with every feature floored to a multiple of 1/2.
 read_quad <- function(dir, seed) {
   tr <- read.csv(file.path(dir, sprintf("train_%d.csv", seed)))
   te <- read.csv(file.path(dir, sprintf("test_%d.csv", seed)))
@@ -31,6 +32,11 @@ read_quad <- function(dir, seed) {
     itr[[x]][mi] <- lo
     ite[[x]][mt] <- lo
   }
+  grid <- function(d) {
+    for (x in xs) d[[x]] <- floor(d[[x]] * 2) / 2
+    d
+  }
   list(complete = complete, mean = list(train = mtr, test = mte),
-       miainf = list(train = itr, test = ite))
+       miainf = list(train = itr, test = ite),
+       grid = list(train = grid(complete$train), test = grid(complete$test)))
 }
