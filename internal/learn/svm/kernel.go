@@ -9,18 +9,21 @@ import "math"
 type rbf struct {
 	n, p  int
 	x     []float64 // n × p, row-major
+	xt    []float64 // p × n, column-major: xt[c·n + j] = x_jc
 	xsq   []float64 // ‖x_i‖²
 	gamma float64
 	arg   []float64 // scratch: the exponents of one row
-	cols  []int     // scratch: their columns
 }
 
 func newRBF(x []float64, n, p int, gamma float64) *rbf {
-	k := &rbf{n: n, p: p, x: x, xsq: make([]float64, n), gamma: gamma,
-		arg: make([]float64, 0, n), cols: make([]int, 0, n)}
+	k := &rbf{n: n, p: p, x: x, xt: make([]float64, n*p), xsq: make([]float64, n), gamma: gamma,
+		arg: make([]float64, n)}
 	for i := range n {
 		r := x[i*p : i*p+p]
 		k.xsq[i] = dot(r, r)
+		for c, v := range r {
+			k.xt[c*n+i] = v
+		}
 	}
 	return k
 }
@@ -37,27 +40,29 @@ func dot(a, b []float64) float64 {
 }
 
 // row writes K(i, j) for every training row j into out, rounded to
-// float32 as libsvm's kernel cache stores it. K(i, j) is computed with
-// the same operations as K(j, i) (the sum and the dot product commute
-// exactly), so entries of rows already in cache are copied instead of
-// recomputed: cached[j] is row j or nil.
-func (k *rbf) row(i int, out []float32, cached [][]float32) {
-	p := k.p
-	xi := k.x[i*p : i*p+p]
-	g, si := k.gamma, k.xsq[i]
-	cols, arg := k.cols[:0], k.arg[:0]
-	for j, r := range cached[:len(out)] {
-		if r != nil {
-			out[j] = r[i]
-			continue
+// float32 as libsvm's kernel cache stores it. The dot products x_i·x_j
+// are accumulated for all j at once, one column at a time over the
+// column-major copy, so each is still summed in column order (libsvm's
+// dot) while the inner loops stream through memory.
+func (k *rbf) row(i int, out []float32) {
+	n := k.n
+	d := k.arg[:n]
+	out = out[:n]
+	clear(d)
+	for c := range k.p {
+		v := k.xt[c*n+i]
+		col := k.xt[c*n : c*n+n]
+		for j, w := range col {
+			d[j] += float64(v * w)
 		}
-		d := dot(xi, k.x[j*p:j*p+p])
-		cols = append(cols, j)
-		arg = append(arg, -g*(si+k.xsq[j]-2*d))
 	}
-	expAll(arg)
-	for c, j := range cols {
-		out[j] = float32(arg[c])
+	g, si, xsq := k.gamma, k.xsq[i], k.xsq[:n]
+	for j, dj := range d {
+		d[j] = -g * (si + xsq[j] - 2*dj)
+	}
+	expAll(d)
+	for j, v := range d {
+		out[j] = float32(v)
 	}
 }
 
@@ -103,9 +108,8 @@ func (c *rowCache) pushBack(i int) {
 	c.prev[s] = i
 }
 
-// get returns row i, computing it with fill on a miss; fill also
-// receives the cached rows (nil where absent).
-func (c *rowCache) get(i int, fill func(int, []float32, [][]float32)) []float32 {
+// get returns row i, computing it with fill on a miss.
+func (c *rowCache) get(i int, fill func(int, []float32)) []float32 {
 	if r := c.rows[i]; r != nil {
 		c.unlink(i)
 		c.pushBack(i)
@@ -121,7 +125,7 @@ func (c *rowCache) get(i int, fill func(int, []float32, [][]float32)) []float32 
 		c.unlink(old)
 		r, c.rows[old] = c.rows[old], nil
 	}
-	fill(i, r, c.rows)
+	fill(i, r)
 	c.rows[i] = r
 	c.pushBack(i)
 	return r
