@@ -125,34 +125,17 @@ func midpoint(v, last float32) float32 {
 // get the exact float32 evaluation, so screening never changes the chosen
 // split; it saves the two divisions on almost every candidate.
 func (s *scorer) scan(seg []entry, grad []float32, f int32, ns nodeStats, best *split, backward bool) {
-	k, step, end := 0, 1, len(seg)
-	if backward {
-		k, step, end = len(seg)-1, -1, -1
-	}
-	lo, hi := max(s.minH, 1), ns.h-s.minH // candidates need lo ≤ eh ≤ hi
-	root := float64(ns.root)
-	bar := s.bar(best.loss, root)
-	alpha := s.alpha
 	var eg float64 // gradient sum of the scanned side
-	eh := 0
 	var last float32
-	for ; k != end; k += step {
-		e := seg[k]
-		if eh >= lo && eh <= hi && e.v != last {
-			g1, g2 := eg, ns.g-eg
-			if alpha != 0 {
-				g1, g2 = s.thresholdL1(g1), s.thresholdL1(g2)
-			}
-			if s.screen(g1, eh, g2, ns.h-eh) >= bar {
-				if s.candidate(eg, eh, ns, f, midpoint(e.v, last), backward, best) {
-					bar = s.bar(best.loss, root)
-				}
-			}
-		}
-		eg += float64(grad[e.row])
-		eh++
-		last = e.v
+	switch {
+	case s.alpha != 0:
+		eg, last = s.scanL1(seg, grad, f, ns, best, backward)
+	case backward:
+		eg, last = s.scanDown(seg, grad, f, ns, best)
+	default:
+		eg, last = s.scanUp(seg, grad, f, ns, best)
 	}
+	eh := len(seg)
 	if float64(eh) >= s.mcw && float64(ns.h-eh) >= s.mcw {
 		gap := abs32(last) + rtEps
 		if backward {
@@ -160,6 +143,118 @@ func (s *scorer) scan(seg []entry, grad []float32, f int32, ns nodeStats, best *
 		}
 		s.candidate(eg, eh, ns, f, last+gap, backward, best)
 	}
+}
+
+// scanUp is scan's loop over the candidates between values for α = 0 in
+// the ascending direction. It returns the gradient sum of seg and the
+// last value scanned.
+func (s *scorer) scanUp(seg []entry, grad []float32, f int32, ns nodeStats, best *split) (float64, float32) {
+	c := cursor{lo: max(s.minH, 1), hi: ns.h - s.minH, h: ns.h, tot: ns.g, inv: s.inv[:ns.h+1]}
+	root := float64(ns.root)
+	c.bar = s.bar(best.loss, root)
+	for c.next(seg, grad); c.k < len(seg); c.next(seg, grad) {
+		v := seg[c.k].v
+		if s.candidate(c.eg, c.k, ns, f, midpoint(v, c.last), false, best) {
+			c.bar = s.bar(best.loss, root)
+		}
+		c.eg += float64(grad[seg[c.k].row])
+		c.last = v
+		c.k++
+	}
+	return c.eg, c.last
+}
+
+// scanDown is scanUp in the descending direction.
+func (s *scorer) scanDown(seg []entry, grad []float32, f int32, ns nodeStats, best *split) (float64, float32) {
+	c := cursor{lo: max(s.minH, 1), hi: ns.h - s.minH, h: ns.h, tot: ns.g, inv: s.inv[:ns.h+1]}
+	root := float64(ns.root)
+	c.bar = s.bar(best.loss, root)
+	n := len(seg)
+	for c.nextDown(seg, grad); c.k < n; c.nextDown(seg, grad) {
+		e := seg[n-1-c.k]
+		if s.candidate(c.eg, c.k, ns, f, midpoint(e.v, c.last), true, best) {
+			c.bar = s.bar(best.loss, root)
+		}
+		c.eg += float64(grad[e.row])
+		c.last = e.v
+		c.k++
+	}
+	return c.eg, c.last
+}
+
+// cursor is the state of a scan for α = 0: k entries scanned, whose
+// gradients sum to eg and whose last value is last; candidates need
+// lo ≤ k ≤ hi and a screened gain sum ≥ bar (see scan).
+type cursor struct {
+	k, lo, hi, h int
+	eg, tot, bar float64
+	last         float32
+	inv          []float64
+}
+
+// next advances c over seg (ascending) to the next candidate that passes
+// the screen, or to the end (c.k = len(seg)).
+func (c *cursor) next(seg []entry, grad []float32) {
+	k, lo, hi, h, eg, tot, bar, last, inv := c.k, c.lo, c.hi, c.h, c.eg, c.tot, c.bar, c.last, c.inv
+	for ; k < len(seg); k++ {
+		e := seg[k]
+		if k >= lo && k <= hi && e.v != last {
+			g2 := tot - eg
+			if (eg*eg*inv[k]+g2*g2*inv[h-k])*(1+1e-6) >= bar {
+				break
+			}
+		}
+		eg += float64(grad[e.row])
+		last = e.v
+	}
+	c.k, c.eg, c.last = k, eg, last
+}
+
+// nextDown is next over seg in descending order.
+func (c *cursor) nextDown(seg []entry, grad []float32) {
+	k, lo, hi, h, eg, tot, bar, last, inv := c.k, c.lo, c.hi, c.h, c.eg, c.tot, c.bar, c.last, c.inv
+	n := len(seg)
+	for ; k < n; k++ {
+		e := seg[n-1-k]
+		if k >= lo && k <= hi && e.v != last {
+			g2 := tot - eg
+			if (eg*eg*inv[k]+g2*g2*inv[h-k])*(1+1e-6) >= bar {
+				break
+			}
+		}
+		eg += float64(grad[e.row])
+		last = e.v
+	}
+	c.k, c.eg, c.last = k, eg, last
+}
+
+// scanL1 is scan's loop over the candidates between values for any α,
+// in either direction.
+func (s *scorer) scanL1(seg []entry, grad []float32, f int32, ns nodeStats, best *split, backward bool) (float64, float32) {
+	k, step, end := 0, 1, len(seg)
+	if backward {
+		k, step, end = len(seg)-1, -1, -1
+	}
+	lo, hi := max(s.minH, 1), ns.h-s.minH // candidates need lo ≤ eh ≤ hi
+	root := float64(ns.root)
+	bar := s.bar(best.loss, root)
+	var eg float64
+	eh := 0
+	var last float32
+	for ; k != end; k += step {
+		e := seg[k]
+		if eh >= lo && eh <= hi && e.v != last {
+			g1, g2 := s.thresholdL1(eg), s.thresholdL1(ns.g-eg)
+			if s.screen(g1, eh, g2, ns.h-eh) >= bar &&
+				s.candidate(eg, eh, ns, f, midpoint(e.v, last), backward, best) {
+				bar = s.bar(best.loss, root)
+			}
+		}
+		eg += float64(grad[e.row])
+		eh++
+		last = e.v
+	}
+	return eg, last
 }
 
 // screen is the float64 gain sum of a candidate with thresholded gradient
