@@ -78,10 +78,13 @@ func (g *grower) growTree(rows []int, rng *rand.Rand) []node {
 // grow makes node at (owning positions [lo, hi)) a leaf or splits it and
 // grows its children, depth first. As ranger: a node with at most
 // minNode in-bag entries, at maxDepth, or whose entries share one target
-// value is a leaf; so is a node where no candidate column varies.
+// value is a leaf; so is a node where no candidate column varies. When
+// both children of a split are leaves by size or depth, their leaf values
+// are summed straight from the parent's positions and no column is
+// partitioned.
 func (g *grower) grow(at int32, lo, hi, depth int) {
 	n, s, pure := g.nodeStats(lo, hi)
-	if n <= g.minNode || pure || (g.maxDepth > 0 && depth >= g.maxDepth) {
+	if pure || g.leafBySize(n, depth) {
 		g.out[at] = node{v: s / float64(n), feat: -1}
 		return
 	}
@@ -90,12 +93,42 @@ func (g *grower) grow(at int32, lo, hi, depth int) {
 		g.out[at] = node{v: s / float64(n), feat: -1}
 		return
 	}
-	nl := g.apply(&c, lo, hi)
+	nl, w, naSeen := g.route(&c, lo, hi)
 	k := int32(len(g.out))
 	g.out = append(g.out, node{}, node{})
 	g.out[at] = node{v: c.thr, feat: int32(c.feat), kids: uint32(k)<<1 | uint32(c.naSide)}
+	if g.leafBySize(w[0], depth+1) && g.leafBySize(w[1], depth+1) {
+		g.leafPair(k, lo, hi)
+		return
+	}
+	for j := range g.d {
+		if j != c.feat || (naSeen && c.naSide == 0) {
+			partition(g.idx[j][lo:hi], g.side, g.buf)
+		}
+	}
 	g.grow(k, lo, lo+nl, depth+1)
 	g.grow(k+1, lo+nl, hi, depth+1)
+}
+
+// leafBySize reports whether a node of n in-bag entries at depth is a
+// leaf whatever its targets: n ≤ minNode, or depth at maxDepth.
+func (g *grower) leafBySize(n, depth int) bool {
+	return n <= g.minNode || (g.maxDepth > 0 && depth >= g.maxDepth)
+}
+
+// leafPair writes the leaves k and k+1, the children of the routed split
+// of [lo, hi), summing each child's targets in column 0's order, the
+// order nodeStats would sum them in after partitioning.
+func (g *grower) leafPair(k int32, lo, hi int) {
+	var n [2]int
+	var s [2]float64
+	for _, r := range g.idx[0][lo:hi] {
+		sd := g.side[r] & 1
+		n[sd] += int(g.cnt[r])
+		s[sd] += g.wy[r]
+	}
+	g.out[k] = node{v: s[0] / float64(n[0]), feat: -1}
+	g.out[k+1] = node{v: s[1] / float64(n[1]), feat: -1}
 }
 
 // nodeStats returns the number of in-bag entries of [lo, hi), the sum of
@@ -146,26 +179,33 @@ func (g *grower) bestSplit(lo, hi, n int, s float64) (split, bool) {
 
 // scan scores every split of a complete column j at the midpoints of
 // consecutive distinct values, ranger's "variance" rule: the gain
-// S_L²/N_L + S_R²/N_R is ranger's impurity decrease.
+// S_L²/N_L + S_R²/N_R is ranger's impurity decrease. The best position is
+// kept in locals and written to best once.
 func (g *grower) scan(j, lo, hi, n int, s float64, best *split) {
-	ids, xs, inv := g.idx[j][lo:hi], g.col[j], g.inv
-	if xs[ids[0]] == xs[ids[len(ids)-1]] {
+	ids, xs, inv, wy, cnt := g.idx[j][lo:hi], g.col[j], g.inv, g.wy, g.cnt
+	a := xs[ids[0]]
+	if a == xs[ids[len(ids)-1]] {
 		return
 	}
+	bestGain, at := best.gain, 0
 	var sl float64
 	nl := 0
-	for p := 0; p < len(ids)-1; p++ {
-		r := ids[p]
-		sl += g.wy[r]
-		nl += int(g.cnt[r])
-		a, b := xs[r], xs[ids[p+1]]
+	for p := 1; p < len(ids); p++ {
+		r := ids[p-1]
+		sl += wy[r]
+		nl += int(cnt[r])
+		b := xs[ids[p]]
 		if a == b {
 			continue
 		}
+		a = b
 		sr := s - sl
-		if gain := sl*sl*inv[nl] + sr*sr*inv[n-nl]; gain > best.gain {
-			*best = split{feat: j, lo: a, hi: b, gain: gain, naSide: naAny}
+		if gain := sl*sl*inv[nl] + sr*sr*inv[n-nl]; gain > bestGain {
+			bestGain, at = gain, p
 		}
+	}
+	if at > 0 {
+		*best = split{feat: j, lo: xs[ids[at-1]], hi: xs[ids[at]], gain: bestGain, naSide: naAny}
 	}
 }
 
@@ -175,52 +215,54 @@ func (g *grower) scan(j, lo, hi, n int, s float64, best *split) {
 // and finally "observed vs NA" (NA to child 1). Every child must hold an
 // entry. Without NA in the node it scores exactly as scan.
 func (g *grower) scanMIA(j, lo, hi, n int, s float64, best *split) {
-	ids, xs, inv := g.idx[j][lo:hi], g.col[j], g.inv
+	ids, xs, inv, wy, cnt := g.idx[j][lo:hi], g.col[j], g.inv, g.wy, g.cnt
 	k := len(ids)
 	var sNA float64
 	nNA := 0
 	for k > 0 && math.IsNaN(xs[ids[k-1]]) {
 		k--
-		sNA, nNA = sNA+g.wy[ids[k]], nNA+int(g.cnt[ids[k]])
+		sNA, nNA = sNA+wy[ids[k]], nNA+int(cnt[ids[k]])
+	}
+	if nNA == 0 {
+		g.scan(j, lo, hi, n, s, best)
+		return
 	}
 	sObs, nObs := s-sNA, n-nNA
-	consider := func(gain, a, b float64, side uint8) {
-		if gain > best.gain {
-			*best = split{feat: j, lo: a, hi: b, gain: gain, naSide: side}
-		}
-	}
+	bestGain, at, side := best.gain, 0, uint8(0)
 	var sl float64
 	nl := 0
-	for p := 0; p < k-1; p++ {
-		r := ids[p]
-		sl += g.wy[r]
-		nl += int(g.cnt[r])
-		a, b := xs[r], xs[ids[p+1]]
-		if a == b {
+	for p := 1; p < k; p++ {
+		r := ids[p-1]
+		sl += wy[r]
+		nl += int(cnt[r])
+		if xs[r] == xs[ids[p]] {
 			continue
 		}
 		nr, sr := nObs-nl, sObs-sl
-		if nNA == 0 {
-			consider(sl*sl*inv[nl]+sr*sr*inv[nr], a, b, naAny)
-			continue
-		}
 		l, r2 := sl+sNA, sr+sNA
-		consider(l*l*inv[nl+nNA]+sr*sr*inv[nr], a, b, 0)
-		consider(sl*sl*inv[nl]+r2*r2*inv[nr+nNA], a, b, 1)
+		if gain := l*l*inv[nl+nNA] + sr*sr*inv[nr]; gain > bestGain {
+			bestGain, at, side = gain, p, 0
+		}
+		if gain := sl*sl*inv[nl] + r2*r2*inv[nr+nNA]; gain > bestGain {
+			bestGain, at, side = gain, p, 1
+		}
 	}
-	if nObs > 0 && nNA > 0 {
-		consider(sObs*sObs*inv[nObs]+sNA*sNA*inv[nNA], math.Inf(1), math.Inf(1), 1)
+	if at > 0 {
+		*best = split{feat: j, lo: xs[ids[at-1]], hi: xs[ids[at]], gain: bestGain, naSide: side}
+	}
+	if nObs > 0 {
+		if gain := sObs*sObs*inv[nObs] + sNA*sNA*inv[nNA]; gain > best.gain {
+			*best = split{feat: j, lo: math.Inf(1), hi: math.Inf(1), gain: gain, naSide: 1}
+		}
 	}
 }
 
-// apply fixes c's threshold and NA side, routes the rows of [lo, hi) and
-// stably partitions every column's positions so that the rows of child
-// 0 come first. It returns their number.
-func (g *grower) apply(c *split, lo, hi int) int {
+// route fixes c's threshold and NA side and sets the side of every row
+// of [lo, hi). It returns the number of rows of child 0, the in-bag
+// entries of each child, and whether a NA row was routed.
+func (g *grower) route(c *split, lo, hi int) (nl int, w [2]int, naSeen bool) {
 	c.thr = midpoint(c.lo, c.hi)
 	ids, xs := g.idx[c.feat][lo:hi], g.col[c.feat]
-	var w [2]int
-	nl, naSeen := 0, false
 	for _, r := range ids {
 		x := xs[r]
 		sd := uint8(1)
@@ -244,12 +286,7 @@ func (g *grower) apply(c *split, lo, hi int) int {
 			c.naSide = 1
 		}
 	}
-	for j := range g.d {
-		if j != c.feat || (naSeen && c.naSide == 0) {
-			partition(g.idx[j][lo:hi], g.side, g.buf)
-		}
-	}
-	return nl
+	return nl, w, naSeen
 }
 
 // partition stably reorders ids so that the rows with side 0 come first.
