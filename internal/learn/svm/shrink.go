@@ -73,9 +73,8 @@ func (s *solver) beShrunk(t int, gmax1, gmax2 float64) bool {
 func (s *solver) swap(i, j int) {
 	s.q.swap(i, j)
 	s.y[i], s.y[j] = s.y[j], s.y[i]
-	s.yf[i], s.yf[j] = s.yf[j], s.yf[i]
-	s.inUp[i], s.inUp[j] = s.inUp[j], s.inUp[i]
-	s.inLow[i], s.inLow[j] = s.inLow[j], s.inLow[i]
+	s.upSign[i], s.upSign[j] = s.upSign[j], s.upSign[i]
+	s.lowSign[i], s.lowSign[j] = s.lowSign[j], s.lowSign[i]
 	s.g[i], s.g[j] = s.g[j], s.g[i]
 	s.status[i], s.status[j] = s.status[j], s.status[i]
 	s.alpha[i], s.alpha[j] = s.alpha[j], s.alpha[i]
@@ -99,12 +98,14 @@ func (s *solver) reconstructGradient() {
 			nFree++
 		}
 	}
+	// α_t·Q_it = ±(α_t·K_it) rounded: the signs are exact (see moveGbar).
+	idx, fs := s.q.index, s.q.fsign
 	if nFree*s.l > 2*s.active*(s.l-s.active) {
 		for i := s.active; i < s.l; i++ {
-			qi := s.q.column(i, s.active)
+			row, si := s.q.kernelRow(i), fs[i]
 			for t := range s.active {
 				if s.status[t] == free {
-					s.g[i] += float64(s.alpha[t] * float64(qi[t]))
+					s.g[i] += float64(s.alpha[t]*float64(row[idx[t]])) * (si * fs[t])
 				}
 			}
 		}
@@ -114,10 +115,9 @@ func (s *solver) reconstructGradient() {
 		if s.status[i] != free {
 			continue
 		}
-		qi := s.q.column(i, s.l)
-		a := s.alpha[i]
+		row, a, si := s.q.kernelRow(i), s.alpha[i], fs[i]
 		for t := s.active; t < s.l; t++ {
-			s.g[t] += float64(a * float64(qi[t]))
+			s.g[t] += float64(a*float64(row[idx[t]])) * (si * fs[t])
 		}
 	}
 }

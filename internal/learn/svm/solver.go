@@ -30,18 +30,22 @@ const (
 type solver struct {
 	l, active int
 	y         []int8
-	yf        []float64 // y as ±1.0
-	inUp      []bool    // t ∈ I_up: y_t = +1 and α_t < C, or y_t = −1 and α_t > 0
-	inLow     []bool    // t ∈ I_low: y_t = +1 and α_t > 0, or y_t = −1 and α_t < C
-	g, gbar   []float64
-	status    []uint8
-	alpha     []float64
-	p         []float64
-	activeSet []int
-	eps, c    float64
-	unshrink  bool
-	q         *svrQ
-	iter      int
+	// upSign is −y_t for t ∈ I_up (y_t = +1 and α_t < C, or y_t = −1
+	// and α_t > 0) and NaN elsewhere; lowSign is y_t for t ∈ I_low (y_t =
+	// +1 and α_t > 0, or y_t = −1 and α_t < C) and NaN elsewhere. The
+	// products upSign_t·G_t and lowSign_t·G_t are then libsvm's −y_t·G_t
+	// and y_t·G_t on the sets and NaN off them, which fails every
+	// comparison, so the selection loops need no branch on membership.
+	upSign, lowSign []float64
+	g, gbar         []float64
+	status          []uint8
+	alpha           []float64
+	p               []float64
+	activeSet       []int
+	eps, c          float64
+	unshrink        bool
+	q               *svrQ
+	iter            int
 }
 
 // solveResult is the solution in the original variable order.
@@ -62,13 +66,11 @@ func newSolver(q *svrQ, p []float64, y []int8, c, eps float64) *solver {
 		status:    make([]uint8, l),
 		alpha:     make([]float64, l),
 		activeSet: make([]int, l),
-		yf:        make([]float64, l),
-		inUp:      make([]bool, l),
-		inLow:     make([]bool, l),
+		upSign:    make([]float64, l),
+		lowSign:   make([]float64, l),
 	}
 	for t := range l {
 		s.activeSet[t] = t // all α_t = 0: at the lower bound, G = p, Ḡ = 0
-		s.yf[t] = float64(y[t])
 		s.updateStatus(t)
 	}
 	return s
@@ -83,11 +85,17 @@ func (s *solver) updateStatus(t int) {
 	default:
 		s.status[t] = free
 	}
-	st := s.status[t]
-	if s.y[t] > 0 {
-		s.inUp[t], s.inLow[t] = st != atUpper, st != atLower
-	} else {
-		s.inUp[t], s.inLow[t] = st != atLower, st != atUpper
+	st, y := s.status[t], float64(s.y[t])
+	inUp, inLow := st != atUpper, st != atLower
+	if y < 0 {
+		inUp, inLow = inLow, inUp
+	}
+	s.upSign[t], s.lowSign[t] = math.NaN(), math.NaN()
+	if inUp {
+		s.upSign[t] = -y
+	}
+	if inLow {
+		s.lowSign[t] = y
 	}
 }
 
@@ -162,19 +170,19 @@ func (s *solver) step(i, j int) {
 	}
 }
 
-// moveGbar removes (wasUpper) or adds C·Q_t from Ḡ.
+// moveGbar removes (wasUpper) or adds C·Q_t from Ḡ. Q_tk =
+// sign_t·sign_k·K_tk with exact signs, so libsvm's rounded C·Q_tk is
+// ±(C·K_tk) rounded, read straight from the kernel row.
 func (s *solver) moveGbar(t int, wasUpper bool) {
-	qt := s.q.column(t, s.l)
-	gb := s.gbar
-	qt = qt[:len(gb)]
+	row := s.q.kernelRow(t)
+	st := s.q.fsign[t]
 	if wasUpper {
-		for k := range gb {
-			gb[k] -= float64(s.c * float64(qt[k]))
-		}
-	} else {
-		for k := range gb {
-			gb[k] += float64(s.c * float64(qt[k]))
-		}
+		st = -st
+	}
+	gb, c := s.gbar, s.c
+	idx, fs := s.q.index[:len(gb)], s.q.fsign[:len(gb)]
+	for k, r := range idx {
+		gb[k] += float64(c*float64(row[r])) * (st * fs[k])
 	}
 }
 
@@ -240,20 +248,20 @@ func (s *solver) workingSet() (i, j int, ok bool) {
 	gmax, gmax2 := math.Inf(-1), math.Inf(-1)
 	i, j = -1, -1
 	n := s.active
-	g, yf, inUp, inLow := s.g[:n], s.yf[:n], s.inUp[:n], s.inLow[:n]
-	// i maximises −y_t·G_t over I_up (the last one among equals).
-	for t, up := range inUp {
-		if up {
-			if v := -yf[t] * g[t]; v >= gmax {
-				gmax, i = v, t
-			}
+	g, upSign, lowSign := s.g[:n], s.upSign[:n], s.lowSign[:n]
+	// i maximises −y_t·G_t over I_up (the last one among equals); off
+	// I_up the product is NaN and never ≥ gmax.
+	for t, sg := range upSign {
+		if v := sg * g[t]; v >= gmax {
+			gmax, i = v, t
 		}
 	}
 	// j minimises −(gmax + y_t·G_t)²/curvature over I_low where the
 	// gain is positive. libsvm's curvature Q_ii + Q_tt − 2·y_i·y_t·Q_it
 	// equals QD_i + QD_t − 2·K_it for every t (y = sign in the SVR dual),
 	// with the same rounding; gmax − G_t is computed as gmax + (−G_t),
-	// which is the same floating-point operation.
+	// which is the same floating-point operation. Off I_low, v is NaN, so
+	// gmax2 keeps its value and gradDiff > 0 fails.
 	var ki []float32
 	var qdi float64
 	if i != -1 {
@@ -261,14 +269,11 @@ func (s *solver) workingSet() (i, j int, ok bool) {
 	}
 	idx, qd := s.q.index[:n], s.q.qd[:n]
 	objMin := math.Inf(1)
-	for t, low := range inLow {
-		if !low {
-			continue
-		}
-		v := yf[t] * g[t]
+	for t, sg := range lowSign {
+		v := sg * g[t]
 		gmax2 = max2(gmax2, v)
 		gradDiff := gmax + v
-		if gradDiff <= 0 {
+		if !(gradDiff > 0) {
 			continue
 		}
 		quad := qdi + qd[t] - 2*float64(ki[idx[t]])
