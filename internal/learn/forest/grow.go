@@ -62,17 +62,24 @@ func (g *grower) growTree(rows []int, rng *rand.Rand) []node {
 	}
 	m := 0
 	for j := range g.d {
-		k := 0
-		for _, r := range g.order[j] {
-			if g.cnt[r] > 0 {
-				g.idx[j][k], k = r, k+1
-			}
-		}
-		m = k
+		m = inBagOrder(g.idx[j], g.order[j], g.cnt)
 	}
 	g.out = append(g.out[:0], node{})
 	g.grow(0, 0, m, 0)
 	return slices.Clone(g.out)
+}
+
+// inBagOrder writes into dst the rows of order whose multiplicity cnt is
+// positive, keeping their order, and returns their number. Every row is
+// written and the count advanced by 0 or 1, without a branch.
+func inBagOrder(dst, order, cnt []int32) int {
+	k := 0
+	dst = dst[:len(order)]
+	for _, r := range order {
+		dst[k] = r
+		k += int(min(cnt[r], 1))
+	}
+	return k
 }
 
 // grow makes node at (owning positions [lo, hi)) a leaf or splits it and
@@ -101,11 +108,7 @@ func (g *grower) grow(at int32, lo, hi, depth int) {
 		g.leafPair(k, lo, hi)
 		return
 	}
-	for j := range g.d {
-		if j != c.feat || (naSeen && c.naSide == 0) {
-			partition(g.idx[j][lo:hi], g.side, g.buf)
-		}
-	}
+	g.partitionAll(c, naSeen, lo, hi)
 	g.grow(k, lo, lo+nl, depth+1)
 	g.grow(k+1, lo+nl, hi, depth+1)
 }
@@ -289,16 +292,35 @@ func (g *grower) route(c *split, lo, hi int) (nl int, w [2]int, naSeen bool) {
 	return nl, w, naSeen
 }
 
+// partitionAll stably partitions every column's positions [lo, hi) by
+// the routed sides, child 0 first. The split column is already in that
+// order unless NA rows (sorted last) went to child 0.
+func (g *grower) partitionAll(c split, naSeen bool, lo, hi int) {
+	side, buf := g.side, g.buf
+	for j, ids := range g.idx {
+		if j != c.feat || (naSeen && c.naSide == 0) {
+			partition(ids[lo:hi], side, buf)
+		}
+	}
+}
+
 // partition stably reorders ids so that the rows with side 0 come first.
+// It is not inlined, and copies buf back by hand rather than calling
+// copy, so that the compiler keeps the loop's counters in registers.
+//
+//go:noinline
 func partition(ids []int32, side []uint8, buf []int32) {
 	i0, i1 := 0, 0
+	buf = buf[:len(ids)]
 	for _, r := range ids {
 		s := int(side[r])
 		ids[i0], buf[i1] = r, r
 		i0 += 1 - s
 		i1 += s
 	}
-	copy(ids[i0:], buf[:i1])
+	for k, r := range buf[:i1] {
+		ids[i0+k] = r
+	}
 }
 
 // midpoint returns the split point (a+b)/2 between consecutive distinct
