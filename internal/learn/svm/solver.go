@@ -37,6 +37,8 @@ type solver struct {
 	// and y_t·G_t on the sets and NaN off them, which fails every
 	// comparison, so the selection loops need no branch on membership.
 	upSign, lowSign []float64
+	cand            []int32   // scratch of workingSet: candidate indices
+	gain            []float64 // and their gains
 	g, gbar         []float64
 	status          []uint8
 	alpha           []float64
@@ -68,6 +70,8 @@ func newSolver(q *svrQ, p []float64, y []int8, c, eps float64) *solver {
 		activeSet: make([]int, l),
 		upSign:    make([]float64, l),
 		lowSign:   make([]float64, l),
+		cand:      make([]int32, l+1),
+		gain:      make([]float64, l+1),
 	}
 	for t := range l {
 		s.activeSet[t] = t // all α_t = 0: at the lower bound, G = p, Ḡ = 0
@@ -245,49 +249,80 @@ func (s *solver) stepSame(i, j int, qij float64) {
 // workingSet returns the pair (i, j) of libsvm's second-order selection,
 // or ok = false when the maximal violation is below eps.
 func (s *solver) workingSet() (i, j int, ok bool) {
-	gmax, gmax2 := math.Inf(-1), math.Inf(-1)
-	i, j = -1, -1
-	n := s.active
-	g, upSign, lowSign := s.g[:n], s.upSign[:n], s.lowSign[:n]
-	// i maximises −y_t·G_t over I_up (the last one among equals); off
-	// I_up the product is NaN and never ≥ gmax.
-	for t, sg := range upSign {
-		if v := sg * g[t]; v >= gmax {
-			gmax, i = v, t
-		}
-	}
-	// j minimises −(gmax + y_t·G_t)²/curvature over I_low where the
-	// gain is positive. libsvm's curvature Q_ii + Q_tt − 2·y_i·y_t·Q_it
-	// equals QD_i + QD_t − 2·K_it for every t (y = sign in the SVR dual),
-	// with the same rounding; gmax − G_t is computed as gmax + (−G_t),
-	// which is the same floating-point operation. Off I_low, v is NaN, so
-	// gmax2 keeps its value and gradDiff > 0 fails.
-	var ki []float32
-	var qdi float64
-	if i != -1 {
-		ki, qdi = s.q.kernelRow(i), s.q.qd[i]
-	}
-	idx, qd := s.q.index[:n], s.q.qd[:n]
-	objMin := math.Inf(1)
-	for t, sg := range lowSign {
-		v := sg * g[t]
-		gmax2 = max2(gmax2, v)
-		gradDiff := gmax + v
-		if !(gradDiff > 0) {
-			continue
-		}
-		quad := qdi + qd[t] - 2*float64(ki[idx[t]])
-		if quad <= 0 {
-			quad = tau
-		}
-		if obj := -(gradDiff * gradDiff) / quad; obj <= objMin {
-			j, objMin = t, obj
-		}
+	gmax, i := s.selectI()
+	gmax2, nc := s.candidates(gmax)
+	if i != -1 && nc > 0 {
+		j = s.selectJ(i, nc)
+	} else {
+		j = -1
 	}
 	if gmax+gmax2 < s.eps || j == -1 {
 		return i, j, false
 	}
 	return i, j, true
+}
+
+// selectI returns gmax = max{−y_t·G_t : t ∈ I_up} and its index i (the
+// last one among equals; −∞ and −1 when I_up is empty). Off I_up the
+// product is NaN and never ≥ gmax.
+func (s *solver) selectI() (gmax float64, i int) {
+	gmax, i = math.Inf(-1), -1
+	n := s.active
+	g, upSign := s.g[:n], s.upSign[:n]
+	for t, sg := range upSign {
+		if v := sg * g[t]; v >= gmax {
+			gmax, i = v, t
+		}
+	}
+	return gmax, i
+}
+
+// candidates returns gmax2 = max{y_t·G_t : t ∈ I_low} and stores, in
+// increasing t, the nc variables t ∈ I_low with a positive gain
+// gmax + y_t·G_t (libsvm's gmax − G_t for y_t = −1, the same
+// floating-point operation) into cand and their gains into gain. Off
+// I_low, v is NaN: gmax2 keeps its value and the gain test fails. The
+// store is unconditional and the count advances by the test's outcome,
+// so the loop has no branch on that hard-to-predict test.
+func (s *solver) candidates(gmax float64) (gmax2 float64, nc int) {
+	gmax2 = math.Inf(-1)
+	n := s.active
+	g, lowSign := s.g[:n], s.lowSign[:n]
+	cand, gain := s.cand[:n+1], s.gain[:n+1]
+	for t, sg := range lowSign {
+		v := sg * g[t]
+		gmax2 = max2(gmax2, v)
+		gradDiff := gmax + v
+		cand[nc], gain[nc] = int32(t), gradDiff
+		inc := 0
+		if gradDiff > 0 {
+			inc = 1
+		}
+		nc += inc
+	}
+	return gmax2, nc
+}
+
+// selectJ returns the candidate t minimising −gain_t²/curvature (the
+// last one among equals). libsvm's curvature Q_ii + Q_tt − 2·y_i·y_t·Q_it
+// equals QD_i + QD_t − 2·K_it for every t (y = sign in the SVR dual),
+// with the same rounding.
+func (s *solver) selectJ(i, nc int) int {
+	ki, qdi := s.q.kernelRow(i), s.q.qd[i]
+	idx, qd := s.q.index, s.q.qd
+	j, objMin := -1, math.Inf(1)
+	gain := s.gain[:nc]
+	for c, t := range s.cand[:nc] {
+		gradDiff := gain[c]
+		quad := qdi + qd[t] - 2*float64(ki[idx[t]])
+		if quad <= 0 {
+			quad = tau
+		}
+		if obj := -(gradDiff * gradDiff) / quad; obj <= objMin {
+			j, objMin = int(t), obj
+		}
+	}
+	return j
 }
 
 // max2 is libsvm's "if (v >= m) m = v".
