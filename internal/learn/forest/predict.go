@@ -53,20 +53,67 @@ func (f *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
 	return out, nil
 }
 
-// predictBlock writes the predictions of rows [lo, hi) into out.
+// predictBlock writes the predictions of rows [lo, hi) into out. Each
+// tree walks four rows at once, without branching on the comparisons, so
+// that the four walks overlap; each row still sums its trees in order.
 func (f *Model) predictBlock(raw blas64.General, lo, hi int, out []float64) {
 	acc := out[lo:hi]
 	clear(acc)
+	row := func(i int) []float64 {
+		r := lo + i
+		return raw.Data[r*raw.Stride : r*raw.Stride+raw.Cols]
+	}
+	n4 := len(acc) &^ 3
 	for _, root := range f.roots {
-		for i := range acc {
-			r := lo + i
-			acc[i] += f.leaf(root, raw.Data[r*raw.Stride:r*raw.Stride+raw.Cols])
+		for i := 0; i < n4; i += 4 {
+			a, b, c, d := f.leaf4(uint32(root), row(i), row(i+1), row(i+2), row(i+3))
+			acc[i] += a
+			acc[i+1] += b
+			acc[i+2] += c
+			acc[i+3] += d
+		}
+		for i := n4; i < len(acc); i++ {
+			acc[i] += f.leaf(root, row(i))
 		}
 	}
 	nt := float64(len(f.roots))
 	for i := range acc {
 		acc[i] /= nt
 	}
+}
+
+// leaf4 returns the predictions of the tree rooted at root for four rows,
+// walking them together until all four reach a leaf.
+func (f *Model) leaf4(root uint32, r0, r1, r2, r3 []float64) (p0, p1, p2, p3 float64) {
+	k0, k1, k2, k3 := root, root, root, root
+	for (f.nodes[k0].feat & f.nodes[k1].feat & f.nodes[k2].feat & f.nodes[k3].feat) >= 0 {
+		k0, k1, k2, k3 = f.step(k0, r0), f.step(k1, r1), f.step(k2, r2), f.step(k3, r3)
+	}
+	return f.nodes[k0].v, f.nodes[k1].v, f.nodes[k2].v, f.nodes[k3].v
+}
+
+// step returns the node that row goes to from node k: k itself at a
+// leaf, else the child leaf would take. It has no branch on the data
+// (set-on-condition and masks), so the walks of leaf4
+// overlap instead of waiting on mispredicted jumps.
+func (f *Model) step(k uint32, row []float64) uint32 {
+	nd := &f.nodes[k]
+	feat := nd.feat & ^(nd.feat >> 31) // a leaf's -1 reads column 0, unused
+	x := row[feat]
+	c := nd.kids>>1 + b2u(x > nd.v) // x ≤ v (ranger's rule) and NaN: child 0
+	c += nd.kids & 1 & -b2u(x != x) // NaN: the stored side
+	if nd.feat < 0 {
+		c = k
+	}
+	return c
+}
+
+// b2u is 1 for true and 0 for false; the compiler turns it into a SETcc.
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // leaf returns the prediction of the tree rooted at root for row.
