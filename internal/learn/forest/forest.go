@@ -27,7 +27,7 @@ type Model struct {
 }
 
 // node is one node of a fitted tree in 16 bytes. The children of a split
-// are adjacent: child 0 ("x < v") at kids>>1, child 1 right after it;
+// are adjacent: child 0 ("x ≤ v") at kids>>1, child 1 right after it;
 // bit 0 of kids is the side NA rows take (1: child 1).
 type node struct {
 	v    float64 // split threshold, or the leaf's prediction

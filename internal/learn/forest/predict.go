@@ -20,10 +20,10 @@ const rowBlock = 256
 // have the training set's number of columns: the average over trees of
 // the leaf each row reaches, summed in tree order (as ranger's
 // predictInternal), so the result does not depend on the number of
-// threads. Observed x goes to child 0 when x < threshold (ranger uses
-// x ≤ threshold; they differ only for x exactly at a midpoint). Under
-// MIA a NaN follows the side stored with the split; where no training NA
-// reached the split, that is the child with more in-bag entries. Errors
+// threads. Observed x goes to child 0 when x ≤ threshold (ranger's
+// rule, as in training). Under MIA a NaN follows the side stored with the
+// split; where no training NA reached the split, that is the child with
+// more in-bag entries. Errors
 // wrap learnerr.ErrInput: an empty X, a column mismatch, ±Inf, or NaN
 // when the forest was fitted with tree.NoMissing; a cancelled ctx returns
 // its error before any work.
