@@ -15,8 +15,10 @@ type scorer struct {
 	minH               int     // smallest row count ≥ min_child_weight
 	// denom[h] = float32(h + λ) for a hessian sum (row count) h.
 	denom []float32
-	// inv[h] = 1/(h + λ) in float64 (0 for h = 0), for screening (scan).
-	inv []float64
+	// inv[h] = 1/(h + λ) in float64 (0 for h = 0), for screening (scan);
+	// invS[h] = inv[h]·(1 + 1e-6), the same inflated by the screen's
+	// error bound.
+	inv, invS []float64
 	// exhaustive turns screening off (tests compare both ways).
 	exhaustive bool
 }
@@ -28,12 +30,14 @@ func newScorer(p Params, n int) *scorer {
 		mcw:    float64(float32(p.MinChildWeight)),
 		denom:  make([]float32, n+1),
 		inv:    make([]float64, n+1),
+		invS:   make([]float64, n+1),
 	}
 	s.minH = int(min(math.Ceil(s.mcw), float64(n+1))) // counts are ≤ n
 	for h := range s.denom {
 		s.denom[h] = float32(float64(h) + s.lambda)
 		if h > 0 {
 			s.inv[h] = 1 / (float64(h) + s.lambda)
+			s.invS[h] = s.inv[h] * (1 + 1e-6)
 		}
 	}
 	return s
@@ -149,7 +153,7 @@ func (s *scorer) scan(seg []entry, grad []float32, f int32, ns nodeStats, best *
 // the ascending direction. It returns the gradient sum of seg and the
 // last value scanned.
 func (s *scorer) scanUp(seg []entry, grad []float32, f int32, ns nodeStats, best *split) (float64, float32) {
-	c := cursor{lo: max(s.minH, 1), hi: ns.h - s.minH, h: ns.h, tot: ns.g, inv: s.inv[:ns.h+1]}
+	c := cursor{lo: max(s.minH, 1), hi: ns.h - s.minH, h: ns.h, tot: ns.g, invS: s.invS[:ns.h+1]}
 	root := float64(ns.root)
 	c.bar = s.bar(best.loss, root)
 	for c.next(seg, grad); c.k < len(seg); c.next(seg, grad) {
@@ -166,7 +170,7 @@ func (s *scorer) scanUp(seg []entry, grad []float32, f int32, ns nodeStats, best
 
 // scanDown is scanUp in the descending direction.
 func (s *scorer) scanDown(seg []entry, grad []float32, f int32, ns nodeStats, best *split) (float64, float32) {
-	c := cursor{lo: max(s.minH, 1), hi: ns.h - s.minH, h: ns.h, tot: ns.g, inv: s.inv[:ns.h+1]}
+	c := cursor{lo: max(s.minH, 1), hi: ns.h - s.minH, h: ns.h, tot: ns.g, invS: s.invS[:ns.h+1]}
 	root := float64(ns.root)
 	c.bar = s.bar(best.loss, root)
 	n := len(seg)
@@ -184,48 +188,74 @@ func (s *scorer) scanDown(seg []entry, grad []float32, f int32, ns nodeStats, be
 
 // cursor is the state of a scan for α = 0: k entries scanned, whose
 // gradients sum to eg and whose last value is last; candidates need
-// lo ≤ k ≤ hi and a screened gain sum ≥ bar (see scan).
+// lo ≤ k ≤ hi and a screened gain sum ≥ bar (see scan), evaluated with
+// invS, the scorer's inverse denominators inflated by 1 + 1e-6.
 type cursor struct {
 	k, lo, hi, h int
 	eg, tot, bar float64
 	last         float32
-	inv          []float64
+	invS         []float64
 }
 
 // next advances c over seg (ascending) to the next candidate that passes
 // the screen, or to the end (c.k = len(seg)).
 func (c *cursor) next(seg []entry, grad []float32) {
-	k, lo, hi, h, eg, tot, bar, last, inv := c.k, c.lo, c.hi, c.h, c.eg, c.tot, c.bar, c.last, c.inv
-	for ; k < len(seg); k++ {
+	k, h, eg, tot, bar, last, inv := c.k, c.h, c.eg, c.tot, c.bar, c.last, c.invS
+	n := len(seg)
+	for ; k < min(c.lo, n); k++ {
 		e := seg[k]
-		if k >= lo && k <= hi && e.v != last {
+		eg += float64(grad[e.row])
+		last = e.v
+	}
+	for end := min(c.hi+1, n); k < end; k++ {
+		e := seg[k]
+		if e.v != last {
 			g2 := tot - eg
-			if (eg*eg*inv[k]+g2*g2*inv[h-k])*(1+1e-6) >= bar {
-				break
+			if eg*eg*inv[k]+g2*g2*inv[h-k] >= bar {
+				c.k, c.eg, c.last = k, eg, last
+				return
 			}
 		}
+		eg += float64(grad[e.row])
+		last = e.v
+	}
+	for ; k < n; k++ {
+		e := seg[k]
 		eg += float64(grad[e.row])
 		last = e.v
 	}
 	c.k, c.eg, c.last = k, eg, last
 }
 
-// nextDown is next over seg in descending order.
+// nextDown is next over seg in descending order: c.k counts entries from
+// the end of seg.
 func (c *cursor) nextDown(seg []entry, grad []float32) {
-	k, lo, hi, h, eg, tot, bar, last, inv := c.k, c.lo, c.hi, c.h, c.eg, c.tot, c.bar, c.last, c.inv
+	h, eg, tot, bar, last, inv := c.h, c.eg, c.tot, c.bar, c.last, c.invS
 	n := len(seg)
-	for ; k < n; k++ {
-		e := seg[n-1-k]
-		if k >= lo && k <= hi && e.v != last {
+	j := n - 1 - c.k // index of the next entry
+	for stop := n - 1 - min(c.lo, n); j > stop; j-- {
+		e := seg[j]
+		eg += float64(grad[e.row])
+		last = e.v
+	}
+	for stop := n - 1 - min(c.hi+1, n); j > stop; j-- {
+		e := seg[j]
+		if e.v != last {
 			g2 := tot - eg
-			if (eg*eg*inv[k]+g2*g2*inv[h-k])*(1+1e-6) >= bar {
-				break
+			if k := n - 1 - j; eg*eg*inv[k]+g2*g2*inv[h-k] >= bar {
+				c.k, c.eg, c.last = k, eg, last
+				return
 			}
 		}
 		eg += float64(grad[e.row])
 		last = e.v
 	}
-	c.k, c.eg, c.last = k, eg, last
+	for ; j >= 0; j-- {
+		e := seg[j]
+		eg += float64(grad[e.row])
+		last = e.v
+	}
+	c.k, c.eg, c.last = n-1-j, eg, last
 }
 
 // scanL1 is scan's loop over the candidates between values for any α,
