@@ -155,7 +155,7 @@ func (g *grower) partitionColumns(a, la, ra *active) {
 	ls, rs := g.nextSegs[base:base+2*d], g.nextSegs[base+2*d:base+4*d]
 	for f := range d {
 		lo, hi := s[2*f], s[2*f+1]
-		mid := lo + g.partitionEntries(g.cols[f][lo:hi])
+		mid := lo + partitionEntries(g.cols[f][lo:hi], g.tmpE, g.left)
 		ls[2*f], ls[2*f+1] = lo, mid
 		rs[2*f], rs[2*f+1] = mid, hi
 	}
@@ -165,31 +165,47 @@ func (g *grower) partitionColumns(a, la, ra *active) {
 // float32 comparison (missing: default side), records it in g.left and
 // stably partitions the row segment. It returns the left child's size.
 func (g *grower) partitionRows(a *active, s split) int32 {
-	x, d, f := g.ds.x, g.ds.d, int(s.feat)
-	rows := g.rows[a.lo:a.hi]
+	return partitionRows(g.rows[a.lo:a.hi], g.tmpR, g.left, g.ds.x[s.feat:], g.ds.d, s.thresh, b2u(s.defLeft))
+}
+
+// partitionRows is grower.partitionRows on the rows of a node, with
+// xf[r·d] the split feature of row r and dl = 1 if missing values go
+// left. It stays out of line so that its counters are kept in registers.
+//
+//go:noinline
+func partitionRows(rows, tmp []int32, left []uint8, xf []float32, d int, thresh float32, dl uint8) int32 {
+	tmp = tmp[:len(rows)]
 	nl, nr := 0, 0
-	for _, r := range rows {
-		v := x[int(r)*d+f]
-		goLeft := v < s.thresh || (v != v && s.defLeft)
-		g.left[r] = 0
-		if goLeft {
-			g.left[r] = 1
-			rows[nl] = r
-			nl++
-		} else {
-			g.tmpR[nr] = r
-			nr++
-		}
+	for _, r := range rows { // branch-free: both writes, one advance
+		v := xf[int(r)*d]
+		l := b2u(v < thresh) | b2u(v != v)&dl
+		left[r] = l
+		rows[nl] = r
+		tmp[nr] = r
+		nl += int(l)
+		nr += 1 - int(l)
 	}
-	copy(rows[nl:], g.tmpR[:nr])
+	copy(rows[nl:], tmp[:nr])
 	return int32(nl)
 }
 
-// partitionEntries stably moves the entries of left-going rows to the
-// front of seg and returns their number.
-func (g *grower) partitionEntries(seg []entry) int32 {
+// b2u is 1 for true, 0 for false.
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// partitionEntries stably moves the entries of left-going rows (left[row]
+// = 1) to the front of seg, using tmp (len(tmp) ≥ len(seg)), and returns
+// their number. It stays out of line so that its counters are kept in
+// registers rather than spilled around the caller's loop.
+//
+//go:noinline
+func partitionEntries(seg, tmp []entry, left []uint8) int32 {
+	tmp = tmp[:len(seg)]
 	nl, nr := 0, 0
-	tmp, left := g.tmpE[:len(seg)], g.left
 	for _, e := range seg { // branch-free: both writes, one advance
 		l := int(left[e.row])
 		seg[nl] = e
