@@ -63,23 +63,49 @@ func exp(x float64) float64 {
 	return v * math.Float64frombits(uint64(k>>expTableBits+1023)<<52)
 }
 
-// expAll replaces every v[i] by exp(v[i]); the loop lets independent
-// evaluations overlap, which a call per element (exp is too large to
-// inline) prevents.
+// expAll replaces every v[i] by exp(v[i]). Four evaluations are
+// interleaved per iteration so that their long, independent dependency
+// chains overlap (exp is too large to inline, and one element per
+// iteration leaves the processor waiting on each chain); every element
+// goes through exactly exp's operations, so the results are exp's bit
+// for bit.
 func expAll(v []float64) {
 	const n = 1 << expTableBits
-	const shift = 0x1.8p52
-	for i, x := range v {
-		if !(x >= -700 && x <= 700) {
-			v[i] = math.Exp(x)
+	const shift = 0x1.8p52 // adding and subtracting rounds to an integer
+	i := 0
+	for ; i+3 < len(v); i += 4 {
+		x0, x1, x2, x3 := v[i], v[i+1], v[i+2], v[i+3]
+		if !(x0 >= -700 && x0 <= 700 && x1 >= -700 && x1 <= 700 &&
+			x2 >= -700 && x2 <= 700 && x3 >= -700 && x3 <= 700) {
+			v[i], v[i+1], v[i+2], v[i+3] = exp(x0), exp(x1), exp(x2), exp(x3)
 			continue
 		}
-		kf := (x*(n/math.Ln2) + shift) - shift
-		k := int64(kf)
-		r := (x - kf*ln2N1) - kf*ln2N2
-		q := r + r*r*(1.0/2+r*(1.0/6+r*(1.0/24+r*(1.0/120+r*(1.0/720)))))
-		j := k & (n - 1)
-		hi := expHi[j]
-		v[i] = (hi + (hi*q + expLo[j])) * math.Float64frombits(uint64(k>>expTableBits+1023)<<52)
+		kf0 := (x0*(n/math.Ln2) + shift) - shift
+		kf1 := (x1*(n/math.Ln2) + shift) - shift
+		kf2 := (x2*(n/math.Ln2) + shift) - shift
+		kf3 := (x3*(n/math.Ln2) + shift) - shift
+		k0 := int64(kf0)
+		k1 := int64(kf1)
+		k2 := int64(kf2)
+		k3 := int64(kf3)
+		r0 := (x0 - kf0*ln2N1) - kf0*ln2N2
+		r1 := (x1 - kf1*ln2N1) - kf1*ln2N2
+		r2 := (x2 - kf2*ln2N1) - kf2*ln2N2
+		r3 := (x3 - kf3*ln2N1) - kf3*ln2N2
+		q0 := r0 + r0*r0*(1.0/2+r0*(1.0/6+r0*(1.0/24+r0*(1.0/120+r0*(1.0/720)))))
+		q1 := r1 + r1*r1*(1.0/2+r1*(1.0/6+r1*(1.0/24+r1*(1.0/120+r1*(1.0/720)))))
+		q2 := r2 + r2*r2*(1.0/2+r2*(1.0/6+r2*(1.0/24+r2*(1.0/120+r2*(1.0/720)))))
+		q3 := r3 + r3*r3*(1.0/2+r3*(1.0/6+r3*(1.0/24+r3*(1.0/120+r3*(1.0/720)))))
+		hi0, lo0 := expHi[k0&(n-1)], expLo[k0&(n-1)]
+		hi1, lo1 := expHi[k1&(n-1)], expLo[k1&(n-1)]
+		hi2, lo2 := expHi[k2&(n-1)], expLo[k2&(n-1)]
+		hi3, lo3 := expHi[k3&(n-1)], expLo[k3&(n-1)]
+		v[i+0] = (hi0 + (hi0*q0 + lo0)) * math.Float64frombits(uint64(k0>>expTableBits+1023)<<52)
+		v[i+1] = (hi1 + (hi1*q1 + lo1)) * math.Float64frombits(uint64(k1>>expTableBits+1023)<<52)
+		v[i+2] = (hi2 + (hi2*q2 + lo2)) * math.Float64frombits(uint64(k2>>expTableBits+1023)<<52)
+		v[i+3] = (hi3 + (hi3*q3 + lo3)) * math.Float64frombits(uint64(k3>>expTableBits+1023)<<52)
+	}
+	for ; i < len(v); i++ {
+		v[i] = exp(v[i])
 	}
 }

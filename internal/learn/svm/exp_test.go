@@ -70,5 +70,14 @@ func TestExpAccuracy(t *testing.T) {
 			}
 		}
 	}
+	// Out-of-range values inside a block of four and in the tail.
+	mixed := []float64{-1, -800, -0.5, -2, -3, math.NaN(), 800, math.Inf(-1), -0.25}
+	got := append([]float64(nil), mixed...)
+	expAll(got)
+	for i, x := range mixed {
+		if want := exp(x); got[i] != want && !(math.IsNaN(got[i]) && math.IsNaN(want)) {
+			t.Errorf("expAll in a block: exp(%v) = %v, want %v", x, got[i], want)
+		}
+	}
 	t.Logf("worst error %.4f ulp over %d points", worst, len(xs))
 }
