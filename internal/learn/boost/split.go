@@ -207,17 +207,23 @@ func (c *cursor) next(seg []entry, grad []float32) {
 		eg += float64(grad[e.row])
 		last = e.v
 	}
-	for end := min(c.hi+1, n); k < end; k++ {
-		e := seg[k]
-		if e.v != last {
-			g2 := tot - eg
-			if eg*eg*inv[k]+g2*g2*inv[h-k] >= bar {
-				c.k, c.eg, c.last = k, eg, last
-				return
+	if end := min(c.hi+1, n); k < end {
+		// candidates k+i: gain terms inv[k+i] = ia[i], inv[h−k−i] = ib[m−1−i]
+		s := seg[k:end]
+		m := len(s)
+		ia, ib := inv[k:k+m][:m], inv[h-k-m+1:h-k+1][:m]
+		for i, e := range s {
+			if e.v != last {
+				g2 := tot - eg
+				if eg*eg*ia[i]+g2*g2*ib[m-1-i] >= bar {
+					c.k, c.eg, c.last = k+i, eg, last
+					return
+				}
 			}
+			eg += float64(grad[e.row])
+			last = e.v
 		}
-		eg += float64(grad[e.row])
-		last = e.v
+		k = end
 	}
 	for ; k < n; k++ {
 		e := seg[k]
@@ -238,17 +244,25 @@ func (c *cursor) nextDown(seg []entry, grad []float32) {
 		eg += float64(grad[e.row])
 		last = e.v
 	}
-	for stop := n - 1 - min(c.hi+1, n); j > stop; j-- {
-		e := seg[j]
-		if e.v != last {
-			g2 := tot - eg
-			if k := n - 1 - j; eg*eg*inv[k]+g2*g2*inv[h-k] >= bar {
-				c.k, c.eg, c.last = k, eg, last
-				return
+	if end := min(c.hi+1, n); j >= n-end {
+		// s[i] is seg[j'] with j' = n−end+i, k = end−1−i entries scanned
+		// before it: gain terms inv[k] = ia[m−1−i], inv[h−k] = ib[i]
+		s := seg[n-end : j+1]
+		m := len(s)
+		ia, ib := inv[end-m:end][:m], inv[h-end+1:h-end+1+m][:m]
+		for i := m - 1; i >= 0; i-- {
+			e := s[i]
+			if e.v != last {
+				g2 := tot - eg
+				if eg*eg*ia[m-1-i]+g2*g2*ib[i] >= bar {
+					c.k, c.eg, c.last = end-1-i, eg, last
+					return
+				}
 			}
+			eg += float64(grad[e.row])
+			last = e.v
 		}
-		eg += float64(grad[e.row])
-		last = e.v
+		j = n - end - 1
 	}
 	for ; j >= 0; j-- {
 		e := seg[j]
