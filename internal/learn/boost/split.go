@@ -211,7 +211,7 @@ func (c *cursor) next(seg []entry, grad []float32) {
 		// candidates k+i: gain terms inv[k+i] = ia[i], inv[h−k−i] = ib[m−1−i]
 		s := seg[k:end]
 		m := len(s)
-		ia, ib := inv[k:k+m][:m], inv[h-k-m+1:h-k+1][:m]
+		ia, ib := inv[k : k+m][:m], inv[h-k-m+1 : h-k+1][:m]
 		for i, e := range s {
 			if e.v != last {
 				g2 := tot - eg
@@ -249,7 +249,7 @@ func (c *cursor) nextDown(seg []entry, grad []float32) {
 		// before it: gain terms inv[k] = ia[m−1−i], inv[h−k] = ib[i]
 		s := seg[n-end : j+1]
 		m := len(s)
-		ia, ib := inv[end-m:end][:m], inv[h-end+1:h-end+1+m][:m]
+		ia, ib := inv[end-m : end][:m], inv[h-end+1 : h-end+1+m][:m]
 		for i := m - 1; i >= 0; i-- {
 			e := s[i]
 			if e.v != last {
