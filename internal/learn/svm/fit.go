@@ -99,15 +99,21 @@ func (m *Model) solve(ctx context.Context, prm Params, x, ys []float64, n int) (
 	return res, nil
 }
 
-// keepSupport stores the rows with α_i − α*_i ≠ 0 and their coefficients.
+// keepSupport stores the rows with α_i − α*_i ≠ 0 (column-major) and
+// their coefficients.
 func (m *Model) keepSupport(res solveResult, x []float64) {
 	n, p := len(res.alpha)/2, m.p
 	for i := range n {
-		a := res.alpha[i] - res.alpha[i+n]
-		if math.Abs(a) > 0 {
+		if a := res.alpha[i] - res.alpha[i+n]; math.Abs(a) > 0 {
 			m.svIndex = append(m.svIndex, i)
 			m.coef = append(m.coef, a)
-			m.sv = append(m.sv, x[i*p:i*p+p]...)
+		}
+	}
+	ns := len(m.svIndex)
+	m.sv = make([]float64, p*ns)
+	for s, i := range m.svIndex {
+		for c, v := range x[i*p : i*p+p] {
+			m.sv[c*ns+s] = v
 		}
 	}
 }
