@@ -31,6 +31,7 @@ func (s *solver) maxViolations() (gmax1, gmax2 float64) {
 // violating pair to the end of the active set; once the violation falls
 // below 10·eps it first restores the whole problem (once).
 func (s *solver) shrink() {
+	s.nextValid = false
 	gmax1, gmax2 := s.maxViolations()
 	if !s.unshrink && gmax1+gmax2 <= s.eps*10 {
 		s.unshrink = true
@@ -86,6 +87,7 @@ func (s *solver) swap(i, j int) {
 // reconstructGradient recomputes G for the inactive variables from Ḡ and
 // the free variables, choosing libsvm's cheaper loop order.
 func (s *solver) reconstructGradient() {
+	s.nextValid = false
 	if s.active == s.l {
 		return
 	}

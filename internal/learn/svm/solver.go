@@ -37,17 +37,23 @@ type solver struct {
 	// and y_t·G_t on the sets and NaN off them, which fails every
 	// comparison, so the selection loops need no branch on membership.
 	upSign, lowSign []float64
-	cand            []int32   // scratch of workingSet: candidate indices
-	gain            []float64 // and their gains
-	g, gbar         []float64
-	status          []uint8
-	alpha           []float64
-	p               []float64
-	activeSet       []int
-	eps, c          float64
-	unshrink        bool
-	q               *svrQ
-	iter            int
+	cand            []int32 // scratch of workingSet: candidate indices
+	// nextI and nextGmax are selectI's result, computed by step while it
+	// updates G; nextValid is cleared when shrinking or gradient
+	// reconstruction changes the active set or G.
+	nextI     int
+	nextGmax  float64
+	nextValid bool
+	gain      []float64 // and their gains
+	g, gbar   []float64
+	status    []uint8
+	alpha     []float64
+	p         []float64
+	activeSet []int
+	eps, c    float64
+	unshrink  bool
+	q         *svrQ
+	iter      int
 }
 
 // solveResult is the solution in the original variable order.
@@ -158,14 +164,21 @@ func (s *solver) step(i, j int) {
 		s.stepSame(i, j, qij)
 	}
 	dI, dJ := (s.alpha[i]-oldI)*fs[i], (s.alpha[j]-oldJ)*fs[j]
-	g := s.g[:s.active]
-	idx, fs = idx[:len(g)], fs[:len(g)]
-	for t, r := range idx {
-		g[t] += float64(float64(ri[r])*(dI*fs[t])) + float64(float64(rj[r])*(dJ*fs[t]))
-	}
 	upI, upJ := s.status[i] == atUpper, s.status[j] == atUpper
 	s.updateStatus(i)
 	s.updateStatus(j)
+	// The states are final, so the next selectI is done on the fly.
+	g, upSign := s.g[:s.active], s.upSign[:s.active]
+	idx, fs = idx[:len(g)], fs[:len(g)]
+	gmax, next := math.Inf(-1), -1
+	for t, r := range idx {
+		gt := g[t] + (float64(float64(ri[r])*(dI*fs[t])) + float64(float64(rj[r])*(dJ*fs[t])))
+		g[t] = gt
+		if v := upSign[t] * gt; v >= gmax {
+			gmax, next = v, t
+		}
+	}
+	s.nextI, s.nextGmax, s.nextValid = next, gmax, true
 	if upI != (s.status[i] == atUpper) {
 		s.moveGbar(i, upI)
 	}
@@ -249,7 +262,10 @@ func (s *solver) stepSame(i, j int, qij float64) {
 // workingSet returns the pair (i, j) of libsvm's second-order selection,
 // or ok = false when the maximal violation is below eps.
 func (s *solver) workingSet() (i, j int, ok bool) {
-	gmax, i := s.selectI()
+	gmax, i := s.nextGmax, s.nextI
+	if !s.nextValid {
+		gmax, i = s.selectI()
+	}
 	gmax2, nc := s.candidates(gmax)
 	if i != -1 && nc > 0 {
 		j = s.selectJ(i, nc)
