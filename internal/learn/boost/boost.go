@@ -15,8 +15,9 @@ import (
 type Model struct {
 	d     int
 	base  float32
-	nodes []pnode // all trees, each in breadth-first order
-	roots []int32 // index of each tree's root in nodes
+	nodes  []pnode // all trees, each in breadth-first order
+	roots  []int32 // index of each tree's root in nodes
+	depths []uint8 // depth of each tree (≤ MaxDepth ≤ 30)
 }
 
 // Fit trains gradient-boosted trees on X (n × d, NaN = missing) and the n
@@ -100,7 +101,9 @@ func fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 			pred[i] += t.resolve(id)
 		}
 		m.roots = append(m.roots, int32(len(m.nodes)))
-		m.nodes = t.compact(m.nodes)
+		var depth int
+		m.nodes, depth = t.compact(m.nodes)
+		m.depths = append(m.depths, uint8(depth))
 		if keep != nil {
 			keep(&t)
 		}
@@ -155,15 +158,36 @@ func (m *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
 const predictBlock = 256
 
 // predictBlock sets sum[i] to the prediction of row i of the row-major
-// float32 block x, adding the trees' leaf values in tree order.
+// float32 block x, adding the trees' leaf values in tree order. Four rows
+// descend each tree in lockstep, as many steps as the tree is deep, so
+// that their independent node loads overlap.
 func (m *Model) predictBlock(x []float32, sum []float32) {
-	d := m.d
+	d, nodes := m.d, m.nodes
 	for i := range sum {
 		sum[i] = m.base
 	}
-	for _, r := range m.roots {
-		for i := range sum {
-			sum[i] += leaf(m.nodes, r, x[i*d:(i+1)*d])
+	for t, r := range m.roots {
+		depth := int(m.depths[t])
+		i := 0
+		for ; i+4 <= len(sum); i += 4 {
+			x0, x1, x2, x3 := x[i*d:(i+1)*d], x[(i+1)*d:(i+2)*d], x[(i+2)*d:(i+3)*d], x[(i+3)*d:(i+4)*d]
+			k0, k1, k2, k3 := r, r, r, r
+			for range depth {
+				k0, k1 = step(nodes, k0, x0), step(nodes, k1, x1)
+				k2, k3 = step(nodes, k2, x2), step(nodes, k3, x3)
+			}
+			s := sum[i : i+4]
+			s[0] += nodes[k0].out
+			s[1] += nodes[k1].out
+			s[2] += nodes[k2].out
+			s[3] += nodes[k3].out
+		}
+		for ; i < len(sum); i++ {
+			k := r
+			for range depth {
+				k = step(nodes, k, x[i*d:(i+1)*d])
+			}
+			sum[i] += nodes[k].out
 		}
 	}
 }

@@ -1,5 +1,7 @@
 package boost
 
+import "math"
+
 // node is one node of a regression tree, in XGBoost's RegTree layout:
 // nodes are numbered in allocation order (breadth first, left child
 // first), a leaf has left = right = -1.
@@ -24,51 +26,47 @@ type tree struct {
 }
 
 // pnode is a node of a fitted tree in the compact layout used to predict.
+// A leaf points to itself (left = its own index, val = +Inf, feat 0,
+// defLeft), so that a step from it by step stays there whatever the row.
 type pnode struct {
-	val     float32 // split threshold, or the leaf value
-	feat    int32   // split feature, or -1 for a leaf
-	left    int32   // index of the left child; the right child follows it
-	defLeft bool
+	val     float32 // split threshold; +Inf for a leaf
+	feat    int32   // split feature; 0 for a leaf
+	left    int32   // index of the left child (the right child follows it); a leaf's own index
+	out     float32 // leaf value (leaves only)
+	defLeft bool    // missing values go left; true for a leaf
 }
 
 // compact appends the surviving nodes of t to dst in breadth-first order,
-// children adjacent, and returns the extended slice.
-func (t *tree) compact(dst []pnode) []pnode {
+// children adjacent, and returns the extended slice and the depth of the
+// surviving tree (0 for a single leaf).
+func (t *tree) compact(dst []pnode) ([]pnode, int) {
 	base := int32(len(dst))
-	queue := []int32{0}
+	queue, depth := []int32{0}, []int{0}
+	maxDepth := 0
 	for k := 0; k < len(queue); k++ {
 		nd := &t.nodes[queue[k]]
+		maxDepth = max(maxDepth, depth[k])
 		if nd.isLeaf() {
-			dst = append(dst, pnode{val: nd.value, feat: -1})
+			self := base + int32(k)
+			dst = append(dst, pnode{val: float32(math.Inf(1)), left: self, out: nd.value, defLeft: true})
 			continue
 		}
 		left := base + int32(len(queue))
 		queue = append(queue, nd.left, nd.right)
+		depth = append(depth, depth[k]+1, depth[k]+1)
 		dst = append(dst, pnode{val: nd.thresh, feat: nd.feat, left: left, defLeft: nd.defLeft})
 	}
-	return dst
+	return dst, maxDepth
 }
 
-// leaf returns the leaf value of the tree rooted at nodes[i] for the
-// float32 feature row x (NaN = missing): observed values < threshold go
-// left, missing values follow the default direction, as in XGBoost's
-// predictor.
-func leaf(nodes []pnode, i int32, x []float32) float32 {
-	for {
-		nd := &nodes[i]
-		if nd.feat < 0 {
-			return nd.val
-		}
-		v := x[nd.feat]
-		switch {
-		case v < nd.val:
-			i = nd.left
-		case v == v || !nd.defLeft:
-			i = nd.left + 1
-		default:
-			i = nd.left
-		}
-	}
+// step moves from node i to the child that the float32 feature row x
+// (NaN = missing) goes to: observed values < threshold go left, missing
+// values follow the default direction, as in XGBoost's predictor. From a
+// leaf it stays at the leaf. It is branch-free.
+func step(nodes []pnode, i int32, x []float32) int32 {
+	nd := &nodes[i]
+	v := x[nd.feat]
+	return nd.left + int32(b2u(!(v < nd.val))&(b2u(v == v)|b2u(!nd.defLeft)))
 }
 
 // prune is XGBoost's TreePruner with max_depth already respected by the
