@@ -13,8 +13,8 @@ import (
 // Model is a fitted boosted ensemble. It is immutable and safe for
 // concurrent Predict calls.
 type Model struct {
-	d     int
-	base  float32
+	d      int
+	base   float32
 	nodes  []pnode // all trees, each in breadth-first order
 	roots  []int32 // index of each tree's root in nodes
 	depths []uint8 // depth of each tree (≤ MaxDepth ≤ 30)
