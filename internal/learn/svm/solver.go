@@ -150,8 +150,9 @@ func (s *solver) solve(ctx context.Context, shrinking bool) (solveResult, error)
 
 // step optimises the pair (i, j) and updates G, the states and Ḡ.
 // Q_{i,t} = sign_i·sign_t·K_it, so libsvm's G_t += Q_it·Δα_i + Q_jt·Δα_j
-// is computed as K_it·(sign_i·Δα_i·sign_t) + K_jt·(sign_j·Δα_j·sign_t):
-// the sign products are exact, so the sums are libsvm's bit for bit.
+// is computed as sign_t·(K_it·(sign_i·Δα_i) + K_jt·(sign_j·Δα_j)): the
+// sign products are exact and rounding is symmetric, so the sums are
+// libsvm's bit for bit.
 func (s *solver) step(i, j int) {
 	ri := s.q.kernelRow(i)
 	rj := s.q.kernelRow(j)
@@ -172,7 +173,7 @@ func (s *solver) step(i, j int) {
 	idx, fs = idx[:len(g)], fs[:len(g)]
 	gmax, next := math.Inf(-1), -1
 	for t, r := range idx {
-		gt := g[t] + (float64(float64(ri[r])*(dI*fs[t])) + float64(float64(rj[r])*(dJ*fs[t])))
+		gt := g[t] + fs[t]*(float64(float64(ri[r])*dI)+float64(float64(rj[r])*dJ))
 		g[t] = gt
 		if v := upSign[t] * gt; v >= gmax {
 			gmax, next = v, t
