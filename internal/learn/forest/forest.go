@@ -85,12 +85,14 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 	trees := make([][]node, p.NumTrees)
 	worker := func() func(i int) error {
 		g := newGrower(dt, p)
+		var rows []int // the worker's bootstrap buffer, reused tree after tree
 		return func(i int) error {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("forest: fit interrupted before tree %d: %w", i, err)
 			}
 			r := rand.New(rand.NewPCG(seeds[i][0], seeds[i][1]))
-			trees[i] = g.growTree(p.bootstrap(n, r), r)
+			rows = p.bootstrapInto(rows, n, r)
+			trees[i] = g.growTree(rows, r)
 			return nil
 		}
 	}
@@ -126,15 +128,21 @@ func (f *Model) assemble(trees [][]node) error {
 // with replacement, or as many distinct rows by a partial Fisher–Yates
 // shuffle without.
 func (p Params) bootstrap(n int, r *rand.Rand) []int {
+	return p.bootstrapInto(nil, n, r)
+}
+
+// bootstrapInto is bootstrap drawing into buf's storage when it is large
+// enough (the same draws from r); it returns the rows.
+func (p Params) bootstrapInto(buf []int, n int, r *rand.Rand) []int {
 	m := p.inBag(n)
 	if p.Replace {
-		rows := make([]int, m)
+		rows := sized(buf, m)
 		for k := range rows {
 			rows[k] = r.IntN(n)
 		}
 		return rows
 	}
-	perm := make([]int, n)
+	perm := sized(buf, n)
 	for k := range perm {
 		perm[k] = k
 	}
@@ -143,6 +151,15 @@ func (p Params) bootstrap(n int, r *rand.Rand) []int {
 		perm[k], perm[j] = perm[j], perm[k]
 	}
 	return perm[:m]
+}
+
+// sized returns buf resliced to length m, reallocated if its capacity is
+// smaller.
+func sized(buf []int, m int) []int {
+	if cap(buf) < m {
+		return make([]int, m)
+	}
+	return buf[:m]
 }
 
 // appendShifted appends a tree's nodes to dst, making its child indices
