@@ -7,15 +7,18 @@ package boost
 // scan of the whole column; a node's rows are kept in row order so that
 // gradient sums are accumulated in XGBoost's order.
 type grower struct {
-	ds    *dataset
-	sc    *scorer
-	p     Params
-	eta   float32
-	grad  []float32
-	cols  [][]entry // working copies of ds.cols, partitioned by node
-	rows  []int32   // row indices partitioned by node, ascending within a node
-	left  []uint8   // per row: 1 if it goes to the left child at this level
-	final []int32   // per row: node it ends in
+	ds   *dataset
+	sc   *scorer
+	p    Params
+	eta  float32
+	grad []float32
+	cols [][]entry // working copies of ds.cols, partitioned by node
+	// src is where the current level's entries are: ds.cols at the root
+	// (partitioning the root fills cols), cols below it
+	src   [][]entry
+	rows  []int32 // row indices partitioned by node, ascending within a node
+	left  []uint8 // per row: 1 if it goes to the left child at this level
+	final []int32 // per row: node it ends in
 	tmpE  []entry
 	tmpR  []int32
 	level []active
@@ -59,9 +62,7 @@ func (g *grower) stats(rows []int32) nodeStats {
 // grow fits one tree to the gradients in g.grad (hessians 1).
 func (g *grower) grow() tree {
 	ds := g.ds
-	for f, c := range ds.cols {
-		copy(g.cols[f], c)
-	}
+	g.src = ds.cols
 	for i := range g.rows {
 		g.rows[i] = int32(i)
 	}
@@ -80,6 +81,7 @@ func (g *grower) grow() tree {
 			g.splitNode(&t, &g.level[k], scanKids)
 		}
 		g.level, g.next = g.next, g.level
+		g.src = g.cols
 		g.segs, g.nextSegs = g.nextSegs, g.segs
 	}
 	for k := range g.level {
@@ -111,7 +113,7 @@ func (g *grower) bestSplit(a *active) split {
 	d := g.ds.d
 	s := g.segs[2*d*int(a.seg) : 2*d*int(a.seg+1)]
 	for f := range d {
-		seg := g.cols[f][s[2*f]:s[2*f+1]]
+		seg := g.src[f][s[2*f]:s[2*f+1]]
 		if g.ds.forward[f] {
 			g.sc.scan(seg, g.grad, int32(f), a.st, &best, false)
 		}
@@ -155,7 +157,7 @@ func (g *grower) partitionColumns(a, la, ra *active) {
 	ls, rs := g.nextSegs[base:base+2*d], g.nextSegs[base+2*d:base+4*d]
 	for f := range d {
 		lo, hi := s[2*f], s[2*f+1]
-		mid := lo + partitionEntries(g.cols[f][lo:hi], g.tmpE, g.left)
+		mid := lo + partitionEntries(g.cols[f][lo:hi], g.src[f][lo:hi], g.tmpE, g.left)
 		ls[2*f], ls[2*f+1] = lo, mid
 		rs[2*f], rs[2*f+1] = mid, hi
 	}
@@ -197,22 +199,23 @@ func b2u(b bool) uint8 {
 	return 0
 }
 
-// partitionEntries stably moves the entries of left-going rows (left[row]
-// = 1) to the front of seg, using tmp (len(tmp) ≥ len(seg)), and returns
+// partitionEntries stably partitions the entries of src into dst (of the
+// same length; dst may be src itself), those of left-going rows
+// (left[row] = 1) first, using tmp (len(tmp) ≥ len(src)), and returns
 // their number. It stays out of line so that its counters are kept in
 // registers rather than spilled around the caller's loop.
 //
 //go:noinline
-func partitionEntries(seg, tmp []entry, left []uint8) int32 {
-	tmp = tmp[:len(seg)]
+func partitionEntries(dst, src, tmp []entry, left []uint8) int32 {
+	dst, tmp = dst[:len(src)], tmp[:len(src)]
 	nl, nr := 0, 0
-	for _, e := range seg { // branch-free: both writes, one advance
+	for _, e := range src { // branch-free: both writes, one advance
 		l := int(left[e.row])
-		seg[nl] = e
+		dst[nl] = e
 		tmp[nr] = e
 		nl += l
 		nr += 1 - l
 	}
-	copy(seg[nl:], tmp[:nr])
+	copy(dst[nl:], tmp[:nr])
 	return int32(nl)
 }
