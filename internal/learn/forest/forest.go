@@ -86,11 +86,13 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 	worker := func() func(i int) error {
 		g := newGrower(dt, p)
 		var rows []int // the worker's bootstrap buffer, reused tree after tree
+		src := new(rand.PCG)
+		r := rand.New(src) // a Rand keeps no state of its own: reseeding src restarts it
 		return func(i int) error {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("forest: fit interrupted before tree %d: %w", i, err)
 			}
-			r := rand.New(rand.NewPCG(seeds[i][0], seeds[i][1]))
+			src.Seed(seeds[i][0], seeds[i][1]) // as rand.NewPCG(seeds[i][0], seeds[i][1])
 			rows = p.bootstrapInto(rows, n, r)
 			trees[i] = g.growTree(rows, r)
 			return nil
