@@ -83,7 +83,8 @@ func fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{d: ds.d, base: float32(p.BaseScore), roots: make([]int32, 0, min(p.Rounds, 1<<16))}
+	m := &Model{d: ds.d, base: float32(p.BaseScore), roots: make([]int32, 0, min(p.Rounds, 1<<16)),
+		depths: make([]uint8, 0, min(p.Rounds, 1<<16))}
 	pred := make([]float32, ds.n)
 	for i := range pred {
 		pred[i] = m.base

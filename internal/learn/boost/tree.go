@@ -41,11 +41,13 @@ type pnode struct {
 // surviving tree (0 for a single leaf).
 func (t *tree) compact(dst []pnode) ([]pnode, int) {
 	base := int32(len(dst))
-	queue, depth := []int32{0}, []int{0}
-	maxDepth := 0
+	queue := []int32{0}
+	depth, levelEnd := 0, 1 // queue[:levelEnd] holds the nodes up to depth
 	for k := 0; k < len(queue); k++ {
+		if k == levelEnd {
+			depth, levelEnd = depth+1, len(queue)
+		}
 		nd := &t.nodes[queue[k]]
-		maxDepth = max(maxDepth, depth[k])
 		if nd.isLeaf() {
 			self := base + int32(k)
 			dst = append(dst, pnode{val: float32(math.Inf(1)), left: self, out: nd.value, defLeft: true})
@@ -53,10 +55,9 @@ func (t *tree) compact(dst []pnode) ([]pnode, int) {
 		}
 		left := base + int32(len(queue))
 		queue = append(queue, nd.left, nd.right)
-		depth = append(depth, depth[k]+1, depth[k]+1)
 		dst = append(dst, pnode{val: nd.thresh, feat: nd.feat, left: left, defLeft: nd.defLeft})
 	}
-	return dst, maxDepth
+	return dst, depth
 }
 
 // step moves from node i to the child that the float32 feature row x
