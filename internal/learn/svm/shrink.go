@@ -94,30 +94,26 @@ func (s *solver) reconstructGradient() {
 	for t := s.active; t < s.l; t++ {
 		s.g[t] = s.gbar[t] + s.p[t]
 	}
-	nFree := 0
+	frees := s.cand[:0] // the free active variables, in order (workingSet's scratch)
 	for t := range s.active {
 		if s.status[t] == free {
-			nFree++
+			frees = append(frees, int32(t))
 		}
 	}
 	// α_t·Q_it = ±(α_t·K_it) rounded: the signs are exact (see moveGbar).
 	idx, fs := s.q.index, s.q.fsign
-	if nFree*s.l > 2*s.active*(s.l-s.active) {
+	if len(frees)*s.l > 2*s.active*(s.l-s.active) {
 		for i := s.active; i < s.l; i++ {
-			row, si := s.q.kernelRow(i), fs[i]
-			for t := range s.active {
-				if s.status[t] == free {
-					s.g[i] += float64(s.alpha[t]*float64(row[idx[t]])) * (si * fs[t])
-				}
+			row, si, gi := s.q.kernelRow(i), fs[i], s.g[i]
+			for _, t := range frees {
+				gi += float64(s.alpha[t]*float64(row[idx[t]])) * (si * fs[t])
 			}
+			s.g[i] = gi
 		}
 		return
 	}
-	for i := range s.active {
-		if s.status[i] != free {
-			continue
-		}
-		row, a, si := s.q.kernelRow(i), s.alpha[i], fs[i]
+	for _, i := range frees {
+		row, a, si := s.q.kernelRow(int(i)), s.alpha[i], fs[i]
 		for t := s.active; t < s.l; t++ {
 			s.g[t] += float64(a*float64(row[idx[t]])) * (si * fs[t])
 		}
