@@ -15,6 +15,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/misslab/misslab/internal/atomicfile"
+	"github.com/misslab/misslab/internal/sim"
 )
 
 // Sentinel errors of the table store (see PutTable and TablePath).
@@ -46,15 +47,10 @@ type tableRecord struct {
 }
 
 // CheckTableHash returns an error wrapping ErrBadTableHash unless sha is a
-// hex SHA-256 in lowercase (64 characters of 0-9a-f).
+// hex SHA-256 in lowercase (64 characters of 0-9a-f; sim.IsTableHash).
 func CheckTableHash(sha string) error {
-	if len(sha) != 2*sha256.Size {
-		return fmt.Errorf("%w: %d characters, want %d", ErrBadTableHash, len(sha), 2*sha256.Size)
-	}
-	for i := range len(sha) {
-		if c := sha[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return fmt.Errorf("%w: character %d is %q, want 0-9 or a-f", ErrBadTableHash, i, c)
-		}
+	if !sim.IsTableHash(sha) {
+		return fmt.Errorf("%w: %.80q is not 64 lowercase hex digits", ErrBadTableHash, sha)
 	}
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/misslab/misslab/internal/sim"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
 
@@ -106,15 +107,10 @@ func (t *TableStore) removeStaleParts(before time.Time) {
 func (t *TableStore) Dir() string { return t.dir }
 
 // checkTableHash returns an error wrapping ErrTableHash unless sha is 64
-// lowercase hex digits.
+// lowercase hex digits (sim.IsTableHash).
 func checkTableHash(sha string) error {
-	if len(sha) != 2*sha256.Size {
-		return fmt.Errorf("%w: %d characters, want %d", ErrTableHash, len(sha), 2*sha256.Size)
-	}
-	for i := range len(sha) {
-		if c := sha[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return fmt.Errorf("%w: character %d is %q", ErrTableHash, i, c)
-		}
+	if !sim.IsTableHash(sha) {
+		return fmt.Errorf("%w: %.80q is not 64 lowercase hex digits", ErrTableHash, sha)
 	}
 	return nil
 }
