@@ -36,15 +36,7 @@ func readParquet(ctx context.Context, ra io.ReaderAt, size int64, file string, o
 			t, err = nil, errorf(ErrFormat, "%s: damaged parquet file (%v)", file, r)
 		}
 	}()
-	if err := checkFrame(ra, size, file); err != nil {
-		return nil, err
-	}
-	pf, err := parquet.OpenFile(ra, size, parquet.SkipBloomFilters(true), parquet.SkipPageIndex(true),
-		parquet.ReadBufferSize(1<<20))
-	if err != nil {
-		return nil, errorf(ErrFormat, "%s: not a readable parquet file: %w", file, err)
-	}
-	cols, names, err := pqPlan(pf, file, opt)
+	pf, cols, names, err := openParquet(ra, size, file, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -66,6 +58,25 @@ func readParquet(ctx context.Context, ra io.ReaderAt, size int64, file string, o
 		t.Columns[i] = c.b.column()
 	}
 	return t, nil
+}
+
+// openParquet checks a Parquet file's frame, reads its footer and plans
+// its kept columns, decoding no page. Callers recover the library's
+// panics on damaged files.
+func openParquet(ra io.ReaderAt, size int64, file string, opt Options) (*parquet.File, []*pqColumn, []string, error) {
+	if err := checkFrame(ra, size, file); err != nil {
+		return nil, nil, nil, err
+	}
+	pf, err := parquet.OpenFile(ra, size, parquet.SkipBloomFilters(true), parquet.SkipPageIndex(true),
+		parquet.ReadBufferSize(1<<20))
+	if err != nil {
+		return nil, nil, nil, errorf(ErrFormat, "%s: not a readable parquet file: %w", file, err)
+	}
+	cols, names, err := pqPlan(pf, file, opt)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return pf, cols, names, nil
 }
 
 // readRowGroups reads the kept columns of every row group, after

@@ -56,23 +56,19 @@ func ReadFile(ctx context.Context, path string, opt Options) (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	f, size, err := openFile(path)
 	if err != nil {
-		return nil, errorf(ErrFormat, "%s: %w", base, err)
+		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, errorf(ErrFormat, "%s: %w", base, err)
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	done := hashAsync(ctx, f)
 	var t *Table
 	if format == CSV {
-		t, err = readCSV(ctx, io.NewSectionReader(f, 0, 1<<62), nil, base, opt, st.Size())
+		t, err = readCSV(ctx, io.NewSectionReader(f, 0, 1<<62), nil, base, opt, size)
 	} else {
-		t, err = readParquet(ctx, f, st.Size(), base, opt)
+		t, err = readParquet(ctx, f, size, base, opt)
 	}
 	if err != nil {
 		cancel()
@@ -83,11 +79,27 @@ func ReadFile(ctx context.Context, path string, opt Options) (*Table, error) {
 	if s.err != nil {
 		return nil, errorf(ErrFormat, "%s: %w", base, s.err)
 	}
-	if format == Parquet && s.size != st.Size() {
-		return nil, errorf(ErrFormat, "%s: the file changed while it was read (%d bytes, then %d)", base, st.Size(), s.size)
+	if format == Parquet && s.size != size {
+		return nil, errorf(ErrFormat, "%s: the file changed while it was read (%d bytes, then %d)", base, size, s.size)
 	}
 	t.SHA256, t.Size = s.hex, s.size
 	return t, nil
+}
+
+// openFile opens path for reading and returns its size; errors wrap
+// ErrFormat and name the file.
+func openFile(path string) (*os.File, int64, error) {
+	base := filepath.Base(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, 0, errorf(ErrFormat, "%s: %w", base, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, 0, errorf(ErrFormat, "%s: %w", base, err)
+	}
+	return f, st.Size(), nil
 }
 
 // fileSum is the result of hashing a file.

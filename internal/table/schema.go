@@ -2,10 +2,7 @@ package table
 
 import (
 	"context"
-	"os"
 	"path/filepath"
-
-	"github.com/parquet-go/parquet-go"
 )
 
 // Schema reads only a Parquet file's frame and footer and returns its
@@ -25,36 +22,24 @@ func Schema(ctx context.Context, path string, opt Options) (t *Table, err error)
 	if format != Parquet {
 		return nil, errorf(ErrFormat, "%s: Schema reads Parquet files only", base)
 	}
-	f, err := os.Open(path)
+	f, size, err := openFile(path)
 	if err != nil {
-		return nil, errorf(ErrFormat, "%s: %w", base, err)
+		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, errorf(ErrFormat, "%s: %w", base, err)
-	}
 	defer func() {
 		if r := recover(); r != nil {
 			t, err = nil, errorf(ErrFormat, "%s: damaged parquet file (%v)", base, r)
 		}
 	}()
-	if err := checkFrame(f, st.Size(), base); err != nil {
-		return nil, err
-	}
-	pf, err := parquet.OpenFile(f, st.Size(), parquet.SkipBloomFilters(true), parquet.SkipPageIndex(true),
-		parquet.ReadBufferSize(1<<20))
-	if err != nil {
-		return nil, errorf(ErrFormat, "%s: not a readable parquet file: %w", base, err)
-	}
-	cols, names, err := pqPlan(pf, base, opt)
+	pf, cols, names, err := openParquet(f, size, base, opt)
 	if err != nil {
 		return nil, err
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	t = &Table{Name: base, Size: st.Size(), Rows: int(pf.NumRows()), AllNames: names}
+	t = &Table{Name: base, Size: size, Rows: int(pf.NumRows()), AllNames: names}
 	for _, c := range cols {
 		t.Columns = append(t.Columns, Column{Name: c.b.name, Kind: c.b.kind})
 	}
