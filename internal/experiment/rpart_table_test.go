@@ -10,8 +10,6 @@ import (
 	"strconv"
 	"testing"
 
-	"gonum.org/v1/gonum/mat"
-
 	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/table"
 )
@@ -60,11 +58,11 @@ func TestRpartOnRealTable(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				f, err := p.Fit(context.Background(), rowsOf(d.X, train), pick1(d.Y, train), rand.New(rand.NewPCG(1, 2)))
+				f, err := p.Fit(context.Background(), pick(d.X, train), pickY(d.Y, train), rand.New(rand.NewPCG(1, 2)))
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := f.Predict(context.Background(), rowsOf(d.X, test))
+				got, err := f.Predict(context.Background(), pick(d.X, test))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -135,10 +133,6 @@ func sortedInts(v []int) []int {
 	slices.Sort(out)
 	return out
 }
-
-func rowsOf(X *mat.Dense, rows []int) *mat.Dense { return pick(X, rows) }
-
-func pick1(y []float64, rows []int) []float64 { return pickY(y, rows) }
 
 func readCSV(t *testing.T, path string) [][]string {
 	t.Helper()

@@ -1,8 +1,8 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
-	"math"
 	"slices"
 	"strconv"
 
@@ -60,7 +60,7 @@ func rankSection(p *prepared, sums []stats.PipelineSummary, add func(section, ..
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmpFloat(r.AvgRank[a], r.AvgRank[b]) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(r.AvgRank[a], r.AvgRank[b]) })
 	tb := &table{Head: []string{"pipeline", "average rank", "within CD of the best"}, Num: numCols(3, 1)}
 	for _, i := range order {
 		within := "yes"
@@ -78,14 +78,4 @@ func rankSection(p *prepared, sums []stats.PipelineSummary, add func(section, ..
 	}
 	f.Section = "ranks"
 	add(section{ID: "ranks", Heading: "Ranks across scenarios", Level: 2, Text: text, Table: tb}, f)
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b || (math.IsNaN(b) && !math.IsNaN(a)):
-		return -1
-	case a > b || math.IsNaN(a):
-		return 1
-	}
-	return 0
 }

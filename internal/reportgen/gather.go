@@ -116,7 +116,7 @@ func (g *gather) add(si, rep, pi int, r store.Result) {
 	}
 	rec := stats.Record{Scenario: g.keys[si], Rep: rep, Pipeline: g.pipes[pi], R2: r.R2, MSE: r.MSE,
 		FitSeconds: r.FitSeconds, PredictSeconds: r.PredictSeconds, Failed: r.ErrKind != ""}
-	if !rec.Failed && !isNaN(r.ImputeRMSETest) {
+	if !rec.Failed && !math.IsNaN(r.ImputeRMSETest) {
 		g.impute = append(g.impute, imputePoint{si: si, pi: pi, r2: r.R2, rmse: r.ImputeRMSETest})
 	}
 	g.records = append(g.records, rec)

@@ -1,6 +1,7 @@
 package reportgen
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -103,7 +104,7 @@ func (g *gather) addFold(si, unit, pi int, r store.Result) {
 	a.mse += r.MSE
 	a.fit += r.FitSeconds
 	a.pred += r.PredictSeconds
-	if !isNaN(r.ImputeRMSETest) {
+	if !math.IsNaN(r.ImputeRMSETest) {
 		a.rmse += r.ImputeRMSETest
 		a.rmseN++
 	}
@@ -141,5 +142,3 @@ type imputePoint struct {
 	si, pi   int
 	r2, rmse float64
 }
-
-func isNaN(v float64) bool { return v != v }

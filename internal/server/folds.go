@@ -38,9 +38,9 @@ func (c *Coordinator) exportFolds(ctx context.Context, w io.Writer, id string) e
 // schema: the target is a kept numeric column and the other kept columns
 // are the sweep's features, in order.
 func (c *Coordinator) checkParquet(ref *sim.TableRef) error {
-	path, err := c.st.TablePath(ref.SHA256)
+	path, err := c.tablePath(ref)
 	if err != nil {
-		return fmt.Errorf("%w: table %s (%.12s) has not been uploaded (%v)", ErrPrecondition, ref.Name, ref.SHA256, err)
+		return err
 	}
 	t, err := table.Schema(context.Background(), path, table.Options{Format: table.Parquet, Drop: ref.Drop, Categorical: ref.Categorical})
 	if err != nil {
@@ -64,11 +64,21 @@ func (c *Coordinator) checkParquet(ref *sim.TableRef) error {
 	return nil
 }
 
-// design reads a stored table as ref says.
-func (c *Coordinator) design(ctx context.Context, ref *sim.TableRef) (*table.Design, error) {
+// tablePath returns the stored file of ref's table; an error wrapping
+// ErrPrecondition when it was not uploaded.
+func (c *Coordinator) tablePath(ref *sim.TableRef) (string, error) {
 	path, err := c.st.TablePath(ref.SHA256)
 	if err != nil {
-		return nil, fmt.Errorf("%w: table %s (%.12s) has not been uploaded (%v)", ErrPrecondition, ref.Name, ref.SHA256, err)
+		return "", fmt.Errorf("%w: table %s (%.12s) has not been uploaded (%v)", ErrPrecondition, ref.Name, ref.SHA256, err)
+	}
+	return path, nil
+}
+
+// design reads a stored table as ref says.
+func (c *Coordinator) design(ctx context.Context, ref *sim.TableRef) (*table.Design, error) {
+	path, err := c.tablePath(ref)
+	if err != nil {
+		return nil, err
 	}
 	t, err := table.ReadFile(ctx, path, table.Options{Format: table.Format(ref.Format), NA: ref.NA,
 		Drop: ref.Drop, Categorical: ref.Categorical})

@@ -89,73 +89,64 @@ func (s Scenario) Units() int {
 
 // validateTable checks a table scenario; errors wrap ErrInvalid.
 func (s Scenario) validateTable() error {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, a...)...)
-	}
 	t := s.Table
 	if t == nil {
-		return bad("model %q needs a table", Table)
+		return invalidf("model %q needs a table", Table)
 	}
 	if err := t.validate(); err != nil {
 		return err
 	}
 	switch {
 	case s.Model != Table:
-		return bad("model %q with a table; a table scenario's model is %q", s.Model, Table)
+		return invalidf("model %q with a table; a table scenario's model is %q", s.Model, Table)
 	case s.D != len(t.Features):
-		return bad("d = %d but the table has %d feature columns", s.D, len(t.Features))
+		return invalidf("d = %d but the table has %d feature columns", s.D, len(t.Features))
 	case s.Rho != 0 || s.Noise != 0 || s.Eta != 0 || s.NTrain != 0 || s.NTest != 0:
-		return bad("rho, noise, eta, n_train and n_test are not used with a table; they must be 0")
+		return invalidf("rho, noise, eta, n_train and n_test are not used with a table; they must be 0")
 	case !slices.Contains(TableMechanisms, s.Mechanism):
-		return bad("mechanism %q is unknown for a table (known: %s)", s.Mechanism, strings.Join(TableMechanisms, ", "))
+		return invalidf("mechanism %q is unknown for a table (known: %s)", s.Mechanism, strings.Join(TableMechanisms, ", "))
 	case !(s.Rate >= 0 && s.Rate < 1):
-		return bad("rate = %v outside [0, 1)", s.Rate)
+		return invalidf("rate = %v outside [0, 1)", s.Rate)
 	case s.Mechanism == None && (s.Rate != 0 || len(s.Columns) != 0):
-		return bad("mechanism %q takes no rate and no columns", None)
+		return invalidf("mechanism %q takes no rate and no columns", None)
 	case s.Mechanism != None && !(s.Rate > 0):
-		return bad("rate = %v with mechanism %q (must be in (0, 1))", s.Rate, s.Mechanism)
+		return invalidf("rate = %v with mechanism %q (must be in (0, 1))", s.Rate, s.Mechanism)
 	}
 	return s.validateTableColumns()
 }
 
 // validateTableColumns checks the amputed columns of a table scenario.
 func (s Scenario) validateTableColumns() error {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, a...)...)
-	}
 	for i, c := range s.Columns {
 		if c < 0 || c >= s.D {
-			return bad("columns[%d] = %d outside [0, %d) (0-based)", i, c, s.D)
+			return invalidf("columns[%d] = %d outside [0, %d) (0-based)", i, c, s.D)
 		}
 		if i > 0 && c <= s.Columns[i-1] {
-			return bad("columns must be strictly increasing, got %v", s.Columns)
+			return invalidf("columns must be strictly increasing, got %v", s.Columns)
 		}
 		if s.Mechanism == Censoring && slices.Contains(s.Table.Categorical, s.Table.Features[c]) {
-			return bad("mechanism %q needs numeric columns; %q is categorical", Censoring, s.Table.Features[c])
+			return invalidf("mechanism %q needs numeric columns; %q is categorical", Censoring, s.Table.Features[c])
 		}
 	}
 	if s.Mechanism != None && len(s.Columns) == 0 {
-		return bad("columns is empty but mechanism %q needs at least one column", s.Mechanism)
+		return invalidf("columns is empty but mechanism %q needs at least one column", s.Mechanism)
 	}
 	if s.Mechanism == MAR && len(s.Columns) == s.D {
-		return bad("mechanism %q needs at least one feature column that is never amputed; columns covers all %d", MAR, s.D)
+		return invalidf("mechanism %q needs at least one feature column that is never amputed; columns covers all %d", MAR, s.D)
 	}
 	return nil
 }
 
 // validate checks a table reference on its own.
 func (t *TableRef) validate() error {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, a...)...)
-	}
 	if !IsTableHash(t.SHA256) {
-		return bad("table sha256 %q is not 64 lowercase hex digits", t.SHA256)
+		return invalidf("table sha256 %q is not 64 lowercase hex digits", t.SHA256)
 	}
 	if t.Format != "csv" && t.Format != "parquet" {
-		return bad("table format %q is unknown (known: csv, parquet)", t.Format)
+		return invalidf("table format %q is unknown (known: csv, parquet)", t.Format)
 	}
 	if len(t.NA) > maxNAStrings {
-		return bad("table na lists %d strings (at most %d)", len(t.NA), maxNAStrings)
+		return invalidf("table na lists %d strings (at most %d)", len(t.NA), maxNAStrings)
 	}
 	if err := t.validateNames(); err != nil {
 		return err
@@ -164,7 +155,7 @@ func (t *TableRef) validate() error {
 	case t.Folds >= 2 && t.Folds <= MaxFolds && t.TestFraction == 0:
 	case t.Folds == 0 && t.TestFraction > 0 && t.TestFraction < 1:
 	default:
-		return bad("split: folds = %d, test_fraction = %v; want folds in [2, %d] or test_fraction in (0, 1), not both",
+		return invalidf("split: folds = %d, test_fraction = %v; want folds in [2, %d] or test_fraction in (0, 1), not both",
 			t.Folds, t.TestFraction, MaxFolds)
 	}
 	return nil
@@ -172,14 +163,11 @@ func (t *TableRef) validate() error {
 
 // validateNames checks the column names of a table reference.
 func (t *TableRef) validateNames() error {
-	bad := func(format string, a ...any) error {
-		return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, a...)...)
-	}
 	if t.Target == "" {
-		return bad("table target is empty")
+		return invalidf("table target is empty")
 	}
 	if len(t.Features) == 0 {
-		return bad("the table has no feature column")
+		return invalidf("the table has no feature column")
 	}
 	seen := map[string]string{}
 	for _, l := range []struct {
@@ -187,21 +175,21 @@ func (t *TableRef) validateNames() error {
 		names []string
 	}{{"target", []string{t.Target}}, {"drop", t.Drop}, {"features", t.Features}} {
 		if len(l.names) > maxTableNames {
-			return bad("table %s lists %d names (at most %d)", l.field, len(l.names), maxTableNames)
+			return invalidf("table %s lists %d names (at most %d)", l.field, len(l.names), maxTableNames)
 		}
 		for _, n := range l.names {
 			if len(n) > maxColumnName {
-				return bad("table %s: a column name of %d bytes (at most %d)", l.field, len(n), maxColumnName)
+				return invalidf("table %s: a column name of %d bytes (at most %d)", l.field, len(n), maxColumnName)
 			}
 			if f, dup := seen[n]; dup {
-				return bad("column %q is named in both %s and %s", n, f, l.field)
+				return invalidf("column %q is named in both %s and %s", n, f, l.field)
 			}
 			seen[n] = l.field
 		}
 	}
 	for _, c := range t.Categorical {
 		if seen[c] != "features" {
-			return bad("categorical column %q is not a feature column", c)
+			return invalidf("categorical column %q is not a feature column", c)
 		}
 	}
 	return nil
@@ -262,6 +250,11 @@ func (s Scenario) tableCanonical() string {
 		b.WriteString(strconv.Itoa(c))
 	}
 	return b.String()
+}
+
+// invalidf formats an error wrapping ErrInvalid.
+func invalidf(format string, a ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, a...)...)
 }
 
 // noPopulation is the error of the population functions for a table.

@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -89,7 +90,7 @@ func readDesign(ctx context.Context, path string, ref *sim.TableRef) (*table.Des
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", ref.Name, err)
 	}
-	if !equalNames(d.Features, ref.Features) {
+	if !slices.Equal(d.Features, ref.Features) {
 		return nil, fmt.Errorf("table %s: feature columns %v, the sweep expects %v", ref.Name, d.Features, ref.Features)
 	}
 	return d, nil
@@ -105,16 +106,4 @@ func designKey(ref *sim.TableRef) string {
 		return strings.Join(out, ",")
 	}
 	return ref.SHA256 + ";" + ref.Format + ";" + strconv.Quote(ref.Target) + ";" + q(ref.Drop) + ";" + q(ref.Categorical) + ";" + q(ref.NA)
-}
-
-func equalNames(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
