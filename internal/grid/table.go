@@ -124,7 +124,7 @@ func (p *parser) readTable(blk tableBlock) (*sim.TableRef, *TableFile, bool) {
 		p.ds.add(at, field, "%v", err)
 		return nil, nil, false
 	}
-	d, err := t.Design(table.Spec{Target: blk.target, Drop: blk.drop.vals, Categorical: blk.categorical.vals})
+	d, err := t.Shape(table.Spec{Target: blk.target, Drop: blk.drop.vals, Categorical: blk.categorical.vals})
 	if err != nil {
 		at, field := blk.locate(err)
 		p.ds.add(at, field, "%v", err)

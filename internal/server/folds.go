@@ -27,7 +27,7 @@ func (c *Coordinator) exportFolds(ctx context.Context, w io.Writer, id string) e
 		return fmt.Errorf("%w: sweep %.12s draws simulated data; only a table sweep has folds", ErrPrecondition, id)
 	}
 	ref := sw.Scenarios[0].Table
-	d, err := c.design(ctx, ref)
+	d, err := c.shape(ctx, ref)
 	if err != nil {
 		return err
 	}
@@ -74,8 +74,9 @@ func (c *Coordinator) tablePath(ref *sim.TableRef) (string, error) {
 	return path, nil
 }
 
-// design reads a stored table as ref says.
-func (c *Coordinator) design(ctx context.Context, ref *sim.TableRef) (*table.Design, error) {
+// shape reads a stored table as ref says and returns its design without
+// the matrix (table.Table.Shape): its features and rows with a target.
+func (c *Coordinator) shape(ctx context.Context, ref *sim.TableRef) (*table.Design, error) {
 	path, err := c.tablePath(ref)
 	if err != nil {
 		return nil, err
@@ -85,7 +86,7 @@ func (c *Coordinator) design(ctx context.Context, ref *sim.TableRef) (*table.Des
 	if err != nil {
 		return nil, fmt.Errorf("%w: table %s: %w", wire.ErrInvalidSpec, ref.Name, err)
 	}
-	d, err := t.Design(table.Spec{Target: ref.Target, Drop: ref.Drop, Categorical: ref.Categorical})
+	d, err := t.Shape(table.Spec{Target: ref.Target, Drop: ref.Drop, Categorical: ref.Categorical})
 	if err != nil {
 		return nil, fmt.Errorf("%w: table %s: %w", wire.ErrInvalidSpec, ref.Name, err)
 	}
@@ -107,7 +108,7 @@ func (c *Coordinator) checkTable(sw *grid.Sweep) error {
 	if ref.Format == string(table.Parquet) {
 		return c.checkParquet(ref)
 	}
-	d, err := c.design(context.Background(), ref)
+	d, err := c.shape(context.Background(), ref)
 	if err != nil {
 		return err
 	}

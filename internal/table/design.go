@@ -57,13 +57,33 @@ type Design struct {
 // fewer than two levels, or no feature left). Unknown names come with the
 // closest existing name when one is close.
 func (t *Table) Design(spec Spec) (*Design, error) {
-	target, err := t.checkSpec(spec)
+	d, feats, err := t.shape(spec)
 	if err != nil {
 		return nil, err
 	}
+	d.fill(feats)
+	return d, nil
+}
+
+// Shape is Design without X: the checks, Y, Rows, Features, Groups,
+// Labels, Categorical and DroppedNA, for a caller that validates a spec
+// or needs only which rows have a target (the grid parser, the
+// coordinator), without allocating the n × p matrix.
+func (t *Table) Shape(spec Spec) (*Design, error) {
+	d, _, err := t.shape(spec)
+	return d, err
+}
+
+// shape builds everything of the design but X, and returns the feature
+// columns fill needs.
+func (t *Table) shape(spec Spec) (*Design, []*Column, error) {
+	target, err := t.checkSpec(spec)
+	if err != nil {
+		return nil, nil, err
+	}
 	feats, err := t.features(spec)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	d := &Design{}
 	for i, v := range target.Num {
@@ -75,16 +95,15 @@ func (t *Table) Design(spec Spec) (*Design, error) {
 		d.Y = append(d.Y, v)
 	}
 	if len(d.Y) < 2 {
-		return nil, errorf(ErrTarget, "%s: target %q has %d rows that are not NA; at least 2 are needed",
+		return nil, nil, errorf(ErrTarget, "%s: target %q has %d rows that are not NA; at least 2 are needed",
 			t.Name, spec.Target, len(d.Y))
 	}
 	if slices.Min(d.Y) == slices.Max(d.Y) {
-		return nil, errorf(ErrTarget, "%s: target %q is constant: it is %v on every row where it is not NA",
+		return nil, nil, errorf(ErrTarget, "%s: target %q is constant: it is %v on every row where it is not NA",
 			t.Name, spec.Target, d.Y[0])
 	}
 	d.layout(feats)
-	d.fill(feats)
-	return d, nil
+	return d, feats, nil
 }
 
 // checkSpec validates the names of spec and returns the target column.

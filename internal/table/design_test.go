@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -109,6 +110,27 @@ func TestDesignAirquality(t *testing.T) {
 	}
 }
 
+// Shape is Design without X: the same rows, targets and layout.
+func TestShapeIsDesignWithoutX(t *testing.T) {
+	tab, err := ReadFile(context.Background(), filepath.Join("testdata", "airquality.csv"), Options{Categorical: []string{"Month"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := Spec{Target: "Ozone", Categorical: []string{"Month"}, Drop: []string{"Day"}}
+	d, err := tab.Design(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := tab.Shape(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.X != nil || !slices.Equal(s.Rows, d.Rows) || !slices.Equal(s.Y, d.Y) || !slices.Equal(s.Labels, d.Labels) ||
+		!slices.Equal(s.Features, d.Features) || s.DroppedNA != d.DroppedNA || len(s.Groups) != len(d.Groups) {
+		t.Fatalf("shape %+v differs from the design's layout", s)
+	}
+}
+
 func TestDesignErrors(t *testing.T) {
 	single := &Table{Name: "s.csv", Rows: 3, AllNames: []string{"y", "c", "e"}, Columns: []Column{
 		num("y", 1, 2, 3), cat("c", []string{"x"}, 0, -1, 0), cat("e", nil, -1, -1, -1)}}
@@ -149,6 +171,8 @@ func TestDesignErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := tt.tab.Design(tt.spec)
+			checkErr(t, err, tt.kind, tt.msg)
+			_, err = tt.tab.Shape(tt.spec) // the same checks without the matrix
 			checkErr(t, err, tt.kind, tt.msg)
 		})
 	}
