@@ -67,6 +67,12 @@ realdata:
 	$(GO) run ./cmd/coordinator run examples/realdata.hcl --out out/realdata
 
 ## bench: speed and memory targets (see the closing notes of each issue).
+## `make references` first installs the R and Python packages that some
+## benchmarks time side by side (a missing one is skipped with a note).
+.PHONY: references
+references:
+	bash scripts/install-references.sh
+
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
 
