@@ -1,25 +1,35 @@
 #!/usr/bin/env bash
 # install-references.sh
 #
-# Installs, with Debian's apt-get, what the side-by-side reference
-# measurements of `make bench` run besides the R packages of
-# scripts/install-r.sh (which it runs first): python3-pandas, whose
-# read_csv BenchmarkReadCSVReferences (internal/table) times on the same
-# file as misslab's reader. Benchmarks skip a reference that is missing,
-# with a note; misslab and its tests never need any of this.
+# Installs, with Debian's apt-get, every reference package the project's
+# fixture scripts (internal/*/testdata/*.R, *.py) and side-by-side
+# benchmarks use: the R packages of scripts/install-r.sh (run first),
+# then r-cran-e1071, r-cran-caret, r-cran-partykit and r-cran-mass (svm,
+# knn, ctree fixtures) and python3-numpy, -scipy, -pandas and -xgboost
+# (boost and Gaussian-EM fixtures; pandas' read_csv is timed beside
+# misslab's reader by BenchmarkReadCSVReferences). Benchmarks skip a
+# reference that is missing, with a note; misslab and its tests never
+# need any of this. Safe to rerun: it does nothing when all load.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install-r.sh
-if /usr/bin/python3 -c 'import pandas' >/dev/null 2>&1; then
-	echo "install-references: pandas is already installed" >&2
+packages=(r-cran-e1071 r-cran-caret r-cran-partykit r-cran-mass
+	python3-numpy python3-scipy python3-pandas python3-xgboost)
+have() {
+	Rscript -e 'suppressPackageStartupMessages({library(e1071); library(caret); library(partykit); library(MASS)})' >/dev/null 2>&1 &&
+		/usr/bin/python3 -c 'import numpy, scipy, pandas, xgboost' >/dev/null 2>&1
+}
+if have; then
+	echo "install-references: every reference package is already installed" >&2
 	exit 0
 fi
 sudo=()
 [[ $(id -u) -eq 0 ]] || sudo=(sudo -n)
 export DEBIAN_FRONTEND=noninteractive
-if ! "${sudo[@]}" apt-get install -y --no-install-recommends python3-pandas; then
+if ! "${sudo[@]}" apt-get install -y --no-install-recommends "${packages[@]}"; then
 	"${sudo[@]}" apt-get update
-	"${sudo[@]}" apt-get install -y --no-install-recommends python3-pandas
+	"${sudo[@]}" apt-get install -y --no-install-recommends "${packages[@]}"
 fi
-/usr/bin/python3 -c 'import pandas' || { echo "install-references: pandas still missing" >&2; exit 1; }
+have || { echo "install-references: a reference package still does not load" >&2; exit 1; }
+echo "install-references: OK" >&2
