@@ -32,4 +32,19 @@ var (
 	// ErrOracle reports an attempt to build the bayes/oracle pipeline,
 	// which the experiment runner evaluates from the true law instead.
 	ErrOracle = errors.New("learn: the bayes oracle is not a fitted pipeline")
+	// ErrMethodCrash reports an external method (see learn.Method) whose
+	// process could not start, or exited or was killed during a call, twice
+	// in a row (the runner restarts it and retries once).
+	ErrMethodCrash = errors.New("learn: external method crashed")
+	// ErrMethodTimeout reports an external method call that outlived the
+	// method's timeout; its process was killed.
+	ErrMethodTimeout = errors.New("learn: external method timed out")
+	// ErrMethodOutput reports an external method that answered with
+	// something other than the protocol's reply (garbage on stdout, a reply
+	// for another request) or wrote output files of the wrong size or with
+	// NaN or ±Inf where numbers are due.
+	ErrMethodOutput = errors.New("learn: malformed output from external method")
+	// ErrMethodFailed reports an external method that replied with an
+	// error of its own (ok = false).
+	ErrMethodFailed = errors.New("learn: external method reported an error")
 )
