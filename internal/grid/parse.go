@@ -121,6 +121,10 @@ func (f *File) WithRepetitions(n int) (*File, error) {
 type parser struct {
 	ds         diags
 	nScenarios int // expanded so far in the file, against MaxFileScenarios
+	// ext lists the external methods the current sweep declares
+	// (`methods`), extAt where each is written.
+	ext   []string
+	extAt map[string]hcl.Range
 }
 
 // schema names the attributes and blocks a body accepts; anyAttr accepts
@@ -136,7 +140,7 @@ var (
 	dataSchema     = schema{attrs: []string{"model", "d", "rho", "noise", "n_train", "n_test", "eta"}}
 	missSchema     = schema{attrs: []string{"mechanism", "rate", "columns"}}
 	pipelineSchema = schema{attrs: []string{"learners", "strategies", "names"}}
-	sweepSchema    = schema{attrs: []string{"seed", "repetitions", "bayes"},
+	sweepSchema    = schema{attrs: []string{"seed", "repetitions", "bayes", "methods"},
 		blocks: []string{"data", "table", "split", "missingness", "pipelines", "learner", "strategy"},
 		children: map[string]schema{"data": dataSchema, "table": tableSchema, "split": splitSchema,
 			"missingness": missSchema, "pipelines": pipelineSchema}}
@@ -273,7 +277,9 @@ func (p *parser) sweep(b *hclsyntax.Block) *Sweep {
 		}
 	}
 	scen, okScen := p.dataOrTable(b, s)
+	okMethods := p.declaredMethods(b)
 	pipes, okPipes := p.pipelines(b)
+	okPipes = okPipes && okMethods
 	if !ok || !okReps || !okScen || !okPipes || !p.sizes(b, s.Repetitions, (&Sweep{Scenarios: scen}).Units(), len(scen), len(pipes)) {
 		return nil
 	}

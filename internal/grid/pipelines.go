@@ -54,6 +54,7 @@ func (p *parser) pipelines(b *hclsyntax.Block) ([]Pipeline, bool) {
 		return nil, false
 	}
 	ok = p.noRepeats(list) && ok
+	ok = ok && p.methodsUsed(list)
 	if !ok {
 		p.settingsBlocks(b, list, false) // still report their own errors
 		return nil, false
@@ -90,7 +91,7 @@ func (p *parser) pipelineBlock(pb *hclsyntax.Block) ([]named, bool) {
 		l, ok := decodeList(&p.ds, names, "pipelines.names", toString)
 		var out []named
 		for i, n := range l.vals {
-			if spec, bad := parseName(n); bad != "" {
+			if spec, bad := p.parseName(n); bad != "" {
 				p.ds.add(l.rngs[i], "pipelines.names", "%s", bad)
 				ok = false
 			} else {
@@ -119,14 +120,14 @@ func (p *parser) cross(la, sa *hclsyntax.Attribute) ([]named, bool) {
 	goodS := make([]bool, len(ss.vals))
 	for j, s := range ss.vals {
 		base, _ := strings.CutSuffix(s, learn.MaskSuffix)
-		if goodS[j] = slices.Contains(known, base); !goodS[j] {
+		if goodS[j] = slices.Contains(known, base) || base == learn.NativeNA || slices.Contains(p.ext, base); !goodS[j] {
 			p.ds.add(ss.rngs[j], "pipelines.strategies", "strategy %q is unknown%s", base, hint(base, known))
 			ok = false
 		}
 	}
 	var out []named
 	for i, l := range ls.vals {
-		if learn.Strategies(l) == nil {
+		if learn.Strategies(l) == nil && !slices.Contains(p.ext, l) {
 			p.ds.add(ls.rngs[i], "pipelines.learners", "learner %q is unknown%s", l, hint(l, learn.Learners))
 			ok = false
 			continue
@@ -135,7 +136,7 @@ func (p *parser) cross(la, sa *hclsyntax.Attribute) ([]named, bool) {
 			if !goodS[j] {
 				continue
 			}
-			spec, bad := parseName(l + "/" + s)
+			spec, bad := p.parseName(l + "/" + s)
 			if bad != "" {
 				p.ds.add(ss.rngs[j], "pipelines.strategies", "%s", bad)
 				ok = false
@@ -147,10 +148,12 @@ func (p *parser) cross(la, sa *hclsyntax.Attribute) ([]named, bool) {
 	return out, ok
 }
 
-// parseName parses a pipeline name with learn.ParseSpec, or returns a
-// message naming what is wrong.
-func parseName(name string) (learn.Spec, string) {
-	spec, err := learn.ParseSpec(name)
+// parseName parses a pipeline name with learn.ParseSpecWith (the
+// sweep's declared methods allowed), or returns a message naming what is
+// wrong.
+func (p *parser) parseName(name string) (learn.Spec, string) {
+	lookup := p.lookup()
+	spec, err := learn.ParseSpecWith(name, lookup)
 	if err == nil {
 		return spec, ""
 	}
@@ -159,11 +162,14 @@ func parseName(name string) (learn.Spec, string) {
 		return learn.Spec{}, fmt.Sprintf("%q is not of the form learner/strategy[+mask]", name)
 	}
 	valid := learn.Strategies(learner)
+	if valid == nil && slices.Contains(p.ext, learner) {
+		return learn.Spec{}, strings.TrimPrefix(err.Error(), learn.ErrUnknownPipeline.Error()+": ")
+	}
 	if valid == nil {
-		return learn.Spec{}, fmt.Sprintf("%s: learner %q is unknown%s", name, learner, hint(learner, learn.Learners))
+		return learn.Spec{}, fmt.Sprintf("%s: learner %q is unknown%s", name, learner, hint(learner, append(slices.Clone(learn.Learners), p.ext...)))
 	}
 	strategy, _ := strings.CutSuffix(rest, learn.MaskSuffix)
-	if known := allStrategies(); !slices.Contains(known, strategy) {
+	if known := append(allStrategies(), append([]string{learn.NativeNA}, p.ext...)...); !slices.Contains(known, strategy) {
 		return learn.Spec{}, fmt.Sprintf("%s: strategy %q is unknown%s", name, strategy, hint(strategy, known))
 	}
 	if !slices.Contains(valid, strategy) {

@@ -22,7 +22,7 @@ type settingsBlock struct {
 // settingsKind describes one kind of settings block.
 type settingsKind struct {
 	block string                  // "learner" or "strategy"
-	names func() []string         // the valid labels
+	names func() []string         // the valid built-in labels (a sweep's methods are valid too)
 	of    func(learn.Spec) string // the learner or strategy of a pipeline
 }
 
@@ -55,8 +55,8 @@ func (p *parser) settingsOf(b *hclsyntax.Block, k settingsKind, list []named, pi
 			ok = false
 			continue
 		}
-		if !slices.Contains(k.names(), name) {
-			p.ds.add(sb.LabelRanges[0], field, "%s %q is unknown%s", k.block, name, hint(name, k.names()))
+		if known := append(k.names(), p.ext...); !slices.Contains(known, name) {
+			p.ds.add(sb.LabelRanges[0], field, "%s %q is unknown%s", k.block, name, hint(name, known))
 			ok = false
 			continue
 		}

@@ -153,7 +153,7 @@ func (s *Sweep) Check() error {
 		}
 		names[p.Canonical()] = i
 	}
-	return nil
+	return s.checkMethods()
 }
 
 // sameSource checks that sc reads the same data source as first: a sweep

@@ -7,11 +7,15 @@ import (
 )
 
 // EstimatesValues reports whether strategy s replaces a missing entry by
-// an estimate of its value (mean, median, constant, gaussian), so that
+// an estimate of its value (mean, median, constant, gaussian, an
+// external imputer), so that
 // the imputed value can be compared with the truth. The out-of-range
 // constant and MIA's ±∞ duplication are encodings of missingness, not
 // estimates, and native strategies impute nothing.
 func (s Spec) EstimatesValues() bool {
+	if s.ImputerMethod.External() {
+		return true // an external imputer's job is to estimate values
+	}
 	switch s.Strategy {
 	case Mean, Median, Constant, Gaussian:
 		return true

@@ -2,6 +2,9 @@ package learn
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -95,4 +98,20 @@ type MethodRunner interface {
 	// X and Xtest with every NA filled (finite everywhere, observed
 	// entries unchanged).
 	Impute(ctx context.Context, call MethodCall, X, Xtest *mat.Dense) (Xi, XtestI *mat.Dense, t MethodTiming, err error)
+}
+
+// CheckMethodName reports whether name can name an external method: it
+// matches ^[a-z][a-z0-9_]*$, has at most 40 bytes and is no built-in
+// learner or strategy (nor NativeNA). Errors wrap ErrUnknownPipeline.
+func CheckMethodName(name string) error {
+	if name == "" || len(name) > 40 || name[0] < 'a' || name[0] > 'z' ||
+		strings.IndexFunc(name, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') }) >= 0 {
+		return fmt.Errorf("%w: method name %q: want a lower-case letter, then letters, digits or _ (at most 40 bytes)", ErrUnknownPipeline, name)
+	}
+	if _, learner := strategies[name]; learner || name == NativeNA || slices.ContainsFunc(Learners, func(l string) bool {
+		return slices.Contains(strategies[l], name)
+	}) {
+		return fmt.Errorf("%w: method name %q is a built-in learner or strategy of misslab", ErrUnknownPipeline, name)
+	}
+	return nil
 }

@@ -39,6 +39,8 @@ type Pipeline struct {
 	settings Settings // resolved
 	imputer  impute.Imputer
 	learner  Learner
+	methods  MethodRunner // runs an external imputer (nil otherwise)
+	impCall  MethodCall   // the external imputer's call, seed unset
 }
 
 // New parses a pipeline name (see ParseSpec), resolves its settings (see
@@ -65,11 +67,24 @@ func NewFromSpec(spec Spec, s Settings, env Env) (*Pipeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	l, err := newLearner(spec, rs, env)
-	if err != nil {
+	p := &Pipeline{spec: spec, settings: rs, imputer: newImputer(spec.Strategy, rs)}
+	if m := spec.ImputerMethod; m.External() {
+		if p.methods, p.impCall, err = methodCall(spec, m, s, env); err != nil {
+			return nil, err
+		}
+	}
+	if m := spec.LearnerMethod; m.External() {
+		run, call, err := methodCall(spec, m, s, env)
+		if err != nil {
+			return nil, err
+		}
+		p.learner = extLearner{run: run, call: call}
+		return p, nil
+	}
+	if p.learner, err = newLearner(spec, rs, env); err != nil {
 		return nil, err
 	}
-	return &Pipeline{spec: spec, settings: rs, imputer: newImputer(spec.Strategy, rs), learner: l}, nil
+	return p, nil
 }
 
 // newImputer returns the preprocessing of a strategy, nil for native ones.
@@ -111,6 +126,8 @@ type Fitted struct {
 	mask     *impute.MaskFit    // nil without +mask
 	model    Model
 	features int
+	// impTiming is what an external imputer reported.
+	impTiming MethodTiming
 }
 
 // Fit fits the imputer on the covariates of X only, appends the mask
@@ -122,7 +139,24 @@ type Fitted struct {
 // time (imputation fit + training-set transform + learner fit) and that
 // of Predict the test time (test-set transform + prediction). The
 // paper's code counted the test-set imputation in the training time.
+//
+// A pipeline with an external imputer needs the test set when it fits:
+// use FitWith.
 func (p *Pipeline) Fit(ctx context.Context, X *mat.Dense, y []float64, rng *rand.Rand) (*Fitted, error) {
+	return p.FitWith(ctx, X, y, nil, rng)
+}
+
+// FitWith is Fit for a pipeline that will predict Xtest (the test
+// covariates, NaN for NA; nil when unknown). Only an external imputer
+// looks at Xtest, and only at its covariates: such a method fills the
+// training and test sets in one call, having fitted on the training set
+// alone, and the fitted pipeline can then predict Xtest and no other
+// matrix. Built-in pipelines ignore Xtest.
+//
+// External methods draw their seeds from rng (see MethodCall.Seed): the
+// imputer first, then the learner. Built-in components draw nothing
+// more than before, so built-in pipelines give the same results as Fit.
+func (p *Pipeline) FitWith(ctx context.Context, X *mat.Dense, y []float64, Xtest *mat.Dense, rng *rand.Rand) (*Fitted, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -132,8 +166,18 @@ func (p *Pipeline) Fit(ctx context.Context, X *mat.Dense, y []float64, rng *rand
 	_, d := X.Dims()
 	f := &Fitted{spec: p.spec, d: d}
 	var err error
-	if p.imputer != nil {
+	switch {
+	case p.imputer != nil:
 		if f.imp, err = p.imputer.Fit(ctx, X); err != nil {
+			return nil, fmt.Errorf("%s: imputer: %w", p.Name(), err)
+		}
+	case p.methods != nil:
+		if Xtest != nil {
+			if err := checkX(Xtest); err != nil {
+				return nil, fmt.Errorf("%s: test set: %w", p.Name(), err)
+			}
+		}
+		if f.imp, f.impTiming, err = p.fitExternalImputer(ctx, X, Xtest, rng); err != nil {
 			return nil, fmt.Errorf("%s: imputer: %w", p.Name(), err)
 		}
 	}

@@ -1,6 +1,7 @@
 package learn
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"math"
@@ -96,6 +97,10 @@ func (s Settings) String() string {
 // errors.Join) one *SettingError per bad key, sorted by key, each
 // wrapping ErrBadSetting. A learner family that is not registered yet
 // gives an error wrapping ErrNotImplemented instead.
+//
+// A pipeline with an external method (Spec.External) also accepts keys
+// that no built-in component of it takes: they are the method's settings
+// (see MethodSettings), kept in the result as given, and must be finite.
 func ResolveSettings(spec Spec, s Settings) (Settings, error) {
 	label := spec.Name()
 	if spec.Learner == Bayes {
@@ -105,13 +110,20 @@ func ResolveSettings(spec Spec, s Settings) (Settings, error) {
 		}
 		return Settings{}, bad.err()
 	}
-	fam, err := family(spec.Learner)
-	if err != nil {
-		return nil, err
+	var fam Family
+	if !spec.LearnerMethod.External() {
+		var err error
+		if fam, err = family(spec.Learner); err != nil {
+			return nil, err
+		}
 	}
 	params := append(slices.Clone(fam.Params), StrategyParams[spec.Strategy]...)
-	preset, explicit, err := checkKeys(label, params, fam.Presets, s)
-	if err != nil {
+	builtin, free := s, Settings(nil)
+	if spec.External() {
+		builtin, free = splitSettings(params, fam.Presets, s)
+	}
+	preset, explicit, err := checkKeys(label, params, fam.Presets, builtin)
+	if err = errors.Join(err, checkFree(label, free)); err != nil {
 		return nil, err
 	}
 	out := Settings{}
@@ -122,7 +134,51 @@ func ResolveSettings(spec Spec, s Settings) (Settings, error) {
 	}
 	maps.Copy(out, fam.Presets[preset])
 	maps.Copy(out, explicit)
+	maps.Copy(out, free)
 	return out, nil
+}
+
+// MethodSettings returns the overrides of s that no built-in component
+// of spec takes: the settings its external methods receive (nil for a
+// pipeline without one). They are passed on unchecked but must be
+// finite (ResolveSettings says so).
+func MethodSettings(spec Spec, s Settings) Settings {
+	if !spec.External() {
+		return nil
+	}
+	var fam Family
+	if !spec.LearnerMethod.External() {
+		fam = families[spec.Learner]
+	}
+	_, free := splitSettings(append(slices.Clone(fam.Params), StrategyParams[spec.Strategy]...), fam.Presets, s)
+	return free
+}
+
+// splitSettings splits s into the keys params or presets name and the
+// rest.
+func splitSettings(params []Param, presets map[string]Settings, s Settings) (builtin, free Settings) {
+	builtin, free = Settings{}, Settings{}
+	for k, v := range s {
+		_, isPreset := presets[k]
+		if isPreset || slices.ContainsFunc(params, func(p Param) bool { return p.Key == k }) {
+			builtin[k] = v
+		} else {
+			free[k] = v
+		}
+	}
+	return builtin, free
+}
+
+// checkFree rejects non-finite settings for external methods, which
+// receive them as JSON numbers.
+func checkFree(label string, free Settings) error {
+	bad := settingErrs{label: label}
+	for _, k := range slices.Sorted(maps.Keys(free)) {
+		if v := free[k]; math.IsNaN(v) || math.IsInf(v, 0) {
+			bad.add(k, "%s = %v, want a finite number (an external method's setting)", k, v)
+		}
+	}
+	return bad.err()
 }
 
 // checkKeys checks every key of s against params and presets, in key

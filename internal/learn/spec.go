@@ -68,11 +68,16 @@ func Strategies(learner string) []string {
 	return slices.Clone(strategies[learner])
 }
 
-// Spec is a parsed pipeline name such as "tree/surrogate+mask".
+// Spec is a parsed pipeline name such as "tree/surrogate+mask" or, with
+// external methods (see Method), "hgb/native" or "tree/iterative+mask".
 type Spec struct {
 	Learner  string
 	Strategy string
 	Mask     bool
+	// LearnerMethod describes Learner when it names an external learner,
+	// ImputerMethod Strategy when it names an external imputer; both are
+	// zero for built-in components.
+	LearnerMethod, ImputerMethod Method
 }
 
 // Name returns the canonical pipeline name, the inverse of ParseSpec.
@@ -84,8 +89,25 @@ func (s Spec) Name() string {
 	return n
 }
 
-// Imputes reports whether the strategy is an imputer run before the learner.
-func (s Spec) Imputes() bool { return slices.Contains(imputers, s.Strategy) }
+// Imputes reports whether the strategy is an imputer run before the
+// learner (built in or external).
+func (s Spec) Imputes() bool {
+	return slices.Contains(imputers, s.Strategy) || s.ImputerMethod.External()
+}
+
+// External reports whether the pipeline runs an external method.
+func (s Spec) External() bool { return s.LearnerMethod.External() || s.ImputerMethod.External() }
+
+// Methods returns the pipeline's external methods: the learner's first.
+func (s Spec) Methods() []Method {
+	var out []Method
+	for _, m := range []Method{s.LearnerMethod, s.ImputerMethod} {
+		if m.External() {
+			out = append(out, m)
+		}
+	}
+	return out
+}
 
 // ParseSpec parses and validates a pipeline name of the form
 // learner/strategy[+mask]. Errors wrap ErrUnknownPipeline and say which
@@ -110,4 +132,83 @@ func ParseSpec(name string) (Spec, error) {
 		return Spec{}, fmt.Errorf("%w: %q: the bayes oracle takes no mask", ErrUnknownPipeline, name)
 	}
 	return sp, nil
+}
+
+// MethodLookup resolves a name that is neither a built-in learner nor a
+// built-in strategy to an external method (ok false: unknown). The
+// returned Method may be unbound (ID empty), as when a grid declares the
+// methods it uses before the coordinator binds them.
+type MethodLookup func(name string) (m Method, ok bool)
+
+// externalStrategies are the built-in strategies an external learner
+// accepts besides NativeNA and external imputers.
+var externalStrategies = append([]string{MIAInf}, imputers...)
+
+// ParseSpecWith is ParseSpec where a learner or strategy name that is not
+// built in may name an external method found by lookup: an external
+// learner takes NativeNA, mia-inf, a built-in imputer or an external
+// imputer; a built-in learner that accepts imputers also takes an
+// external imputer. NativeNA is refused for a bound learner whose
+// AcceptsMissing is false (see CheckMethods). Errors wrap
+// ErrUnknownPipeline and name what is wrong.
+func ParseSpecWith(name string, lookup MethodLookup) (Spec, error) {
+	if lookup == nil {
+		return ParseSpec(name)
+	}
+	learner, rest, ok := strings.Cut(name, "/")
+	if !ok {
+		return Spec{}, fmt.Errorf("%w: %q is not of the form learner/strategy[+mask]", ErrUnknownPipeline, name)
+	}
+	if _, builtin := strategies[learner]; builtin {
+		return parseExternalImputer(name, lookup)
+	}
+	m, found := lookup(learner)
+	if !found {
+		return Spec{}, fmt.Errorf("%w: learner %q in %q is neither built in (%s) nor a method the sweep lists",
+			ErrUnknownPipeline, learner, name, strings.Join(Learners, ", "))
+	}
+	if m.Kind != MethodLearner && m.Kind != "" {
+		return Spec{}, fmt.Errorf("%w: %q in %q is an external %s, not a learner", ErrUnknownPipeline, learner, name, m.Kind)
+	}
+	m.Kind = MethodLearner
+	sp := Spec{Learner: learner, LearnerMethod: m}
+	sp.Strategy, sp.Mask = strings.CutSuffix(rest, MaskSuffix)
+	if sp.Strategy != NativeNA && !slices.Contains(externalStrategies, sp.Strategy) {
+		im, found := lookup(sp.Strategy)
+		if !found || (im.Kind != MethodImputer && im.Kind != "") {
+			return Spec{}, fmt.Errorf("%w: external learner %q in %q takes %s, %s or an external imputer the sweep lists, not %q",
+				ErrUnknownPipeline, learner, name, NativeNA, strings.Join(externalStrategies, ", "), sp.Strategy)
+		}
+		im.Kind = MethodImputer
+		sp.ImputerMethod = im
+	}
+	return sp, sp.CheckMethods()
+}
+
+// parseExternalImputer parses a built-in learner's pipeline whose
+// strategy may be an external imputer.
+func parseExternalImputer(name string, lookup MethodLookup) (Spec, error) {
+	sp, err := ParseSpec(name)
+	if err == nil {
+		return sp, nil
+	}
+	learner, rest, _ := strings.Cut(name, "/")
+	strategy, mask := strings.CutSuffix(rest, MaskSuffix)
+	m, found := lookup(strategy)
+	if !found || (m.Kind != MethodImputer && m.Kind != "") || !slices.Contains(strategies[learner], Mean) {
+		return Spec{}, err
+	}
+	m.Kind = MethodImputer
+	return Spec{Learner: learner, Strategy: strategy, Mask: mask, ImputerMethod: m}, nil
+}
+
+// CheckMethods reports a bound external learner run natively
+// (NativeNA) although its methods file says accepts_missing = false.
+func (s Spec) CheckMethods() error {
+	m := s.LearnerMethod
+	if s.Strategy == NativeNA && m.ID != "" && !m.AcceptsMissing {
+		return fmt.Errorf("%w: %q: method %q does not accept missing values (accepts_missing = false in its methods file): put an imputer before it",
+			ErrUnknownPipeline, s.Name(), m.Name)
+	}
+	return nil
 }
