@@ -76,7 +76,8 @@ func (s *Scheduler) Held(w *Worker) []uint64 {
 
 // Adopt gives w a fresh lease on a job it says it still holds from an
 // earlier stream under token, provided the job is neither done, failed
-// nor being stored, its sweep is not cancelled, and token proves the
+// nor being stored, its sweep is not cancelled, w offers every
+// capability the job's missing pipelines need, and token proves the
 // claim: it is either a current lease of that job (the worker reconnected
 // before its old stream was noticed dead; that lease is revoked and
 // replaced), or the token of a lease of that job that ended when its
@@ -114,7 +115,8 @@ func (s *Scheduler) Adopt(w *Worker, sweepID string, job int, token uint64) (g G
 // lease's proof instead (the coordinator signs every lease with a key
 // its store keeps, so a restarted coordinator can recognise leases of its
 // earlier life). The job must still be pending: not done, failed, being
-// stored or of a cancelled sweep; ok is false otherwise, and the worker
+// stored or of a cancelled sweep, and w must offer every capability its
+// missing pipelines need; ok is false otherwise, and the worker
 // should drop the job. Other leases of the job stay (first valid result
 // wins).
 func (s *Scheduler) AdoptVouched(w *Worker, sweepID string, job int) (g Grant, ok bool) {
@@ -133,12 +135,13 @@ func (s *Scheduler) AdoptVouched(w *Worker, sweepID string, job int) (g Grant, o
 
 // pending returns the sweep of a job that w may adopt (w connected, the
 // sweep loaded and not cancelled, the job in range, neither done, failed
-// nor being stored) and its flight, nil when the job has not been
-// dispatched; sw is nil when the job may not be adopted. Call with s.mu
-// held.
+// nor being stored, and w offers what its missing pipelines need) and its
+// flight, nil when the job has not been dispatched; sw is nil when the
+// job may not be adopted. Call with s.mu held.
 func (s *Scheduler) pending(w *Worker, sweepID string, job int) (*Sweep, *flight) {
 	sw := s.byID[sweepID]
-	if w.gone || sw == nil || sw.cancelled || job < 0 || job >= sw.n || sw.done.has(job) || sw.failed.has(job) {
+	if w.gone || sw == nil || sw.cancelled || job < 0 || job >= sw.n || sw.done.has(job) || sw.failed.has(job) ||
+		!w.covers(sw.jobNeeds(int32(job))) {
 		return nil, nil
 	}
 	f := sw.flights[int32(job)]

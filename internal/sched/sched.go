@@ -62,6 +62,7 @@ type Scheduler struct {
 	byID    map[string]*Sweep
 	leases  map[uint64]*lease
 	workers map[*Worker]struct{}
+	offers  map[string]int // capability → connected workers offering it
 	tokens  *rand.ChaCha8 // lease tokens: unguessable, fresh per process
 }
 
@@ -105,20 +106,22 @@ func New(opts Options) *Scheduler {
 	var seed [32]byte
 	_, _ = crand.Read(seed[:]) // never fails (crypto/rand.Read panics instead)
 	return &Scheduler{opts: opts, byID: map[string]*Sweep{}, leases: map[uint64]*lease{},
-		workers: map[*Worker]struct{}{}, tokens: rand.NewChaCha8(seed)}
+		workers: map[*Worker]struct{}{}, offers: map[string]int{}, tokens: rand.NewChaCha8(seed)}
 }
 
 // LeaseTTL returns the lease lifetime in use.
 func (s *Scheduler) LeaseTTL() time.Duration { return s.opts.LeaseTTL }
 
 // Add loads a sweep. If one with the same id is loaded it is returned
-// instead, with false.
+// instead, with false. The capabilities the sweep's pipelines require
+// (Sweep.Require) are fixed from now on.
 func (s *Scheduler) Add(sw *Sweep) (*Sweep, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if old := s.byID[sw.ID]; old != nil {
 		return old, false
 	}
+	sw.prepareNeeds()
 	s.sweeps = append(s.sweeps, sw)
 	s.byID[sw.ID] = sw
 	s.wakeAll()
@@ -144,7 +147,7 @@ func (s *Scheduler) Status(id string) (Status, error) {
 	if sw == nil {
 		return Status{}, fmt.Errorf("%w: %s", ErrUnknownSweep, id)
 	}
-	return sw.status(), nil
+	return sw.status(s.offers), nil
 }
 
 // Cancel stops dispatching a sweep and revokes its leases; a later Resume
@@ -165,7 +168,8 @@ func (s *Scheduler) Cancel(id string) error {
 			delete(sw.flights, j)
 		}
 	}
-	sw.queue, sw.cursor = nil, 0
+	sw.dropQueues()
+	sw.rewind()
 	return nil
 }
 
@@ -185,7 +189,8 @@ func (s *Scheduler) Resume(id string, retryFailed bool) error {
 				sw.failed.clear(j)
 			}
 		}
-		sw.nFailed, sw.failMsg, sw.cursor = 0, map[int32]string{}, 0
+		sw.nFailed, sw.failMsg = 0, map[int32]string{}
+		sw.rewind()
 		sw.lastFail, sw.lastFailJob = "", -1
 	}
 	s.wakeAll()
@@ -274,14 +279,21 @@ func (s *Scheduler) endLease(l *lease, why EndReason, msg string) {
 	s.requeue(sw, l.job, f)
 }
 
+// requeue queues job again (in its capability class's queue, if any)
+// and wakes the workers that can run it.
 func (s *Scheduler) requeue(sw *Sweep, job int32, f *flight) {
 	if sw.cancelled {
 		delete(sw.flights, job)
 		return
 	}
 	f.queued = true
+	if c := sw.classOf(job); c != nil {
+		c.queue = append(c.queue, job)
+		s.wakeCovering(c.caps)
+		return
+	}
 	sw.queue = append(sw.queue, job)
-	s.wakeAll()
+	s.wakeCovering(sw.need.all)
 }
 
 // wakeAll tells every connected worker that there may be work.
@@ -297,7 +309,7 @@ func (s *Scheduler) Statuses() []Status {
 	defer s.mu.Unlock()
 	out := make([]Status, len(s.sweeps))
 	for i, sw := range s.sweeps {
-		out[i] = sw.status()
+		out[i] = sw.status(s.offers)
 	}
 	return out
 }

@@ -24,6 +24,7 @@ type Sweep struct {
 	queue     []int32 // jobs to dispatch again, FIFO
 	flights   map[int32]*flight
 	cancelled bool
+	need      sweepNeeds // capabilities the pipelines require (see caps.go)
 
 	// lastErr is the last error of any job (a failed delivery or store
 	// write), forgotten when that job's result is committed; lastFail is
@@ -122,16 +123,13 @@ func (sw *Sweep) pipesFor(job int32) []int { return sw.partial[job] }
 // nextJob returns a job to dispatch (queued again first, then the
 // cursor), or −1.
 func (sw *Sweep) nextJob() int32 {
-	for len(sw.queue) > 0 {
-		j := sw.queue[0]
-		sw.queue = sw.queue[1:]
-		if f := sw.flights[j]; f != nil && f.queued {
-			f.queued = false
+	if j := sw.popQueue(&sw.queue); j >= 0 {
+		return j
+	}
+	for _, c := range sw.need.classes {
+		if j := sw.popQueue(&c.queue); j >= 0 {
 			return j
 		}
-	}
-	if len(sw.queue) == 0 {
-		sw.queue = nil // let a long drained queue's array go
 	}
 	for sw.cursor < sw.n {
 		j := nextClear(sw.done, sw.failed, sw.cursor, sw.n)
@@ -148,9 +146,50 @@ func (sw *Sweep) nextJob() int32 {
 	return -1
 }
 
+// popQueue takes the first job of q that is still queued (entries of
+// jobs adopted meanwhile are dropped), or returns −1.
+func (sw *Sweep) popQueue(q *[]int32) int32 {
+	for len(*q) > 0 {
+		j := (*q)[0]
+		*q = (*q)[1:]
+		if f := sw.flights[j]; f != nil && f.queued {
+			f.queued = false
+			return j
+		}
+	}
+	*q = nil // let a long drained queue's array go
+	return -1
+}
+
+// rewind restarts dispatch from the first job (Cancel, Resume).
+func (sw *Sweep) rewind() {
+	sw.cursor = 0
+	for _, c := range sw.need.classes {
+		c.pos = 0
+	}
+}
+
+// dropQueues forgets every job queued again (Cancel).
+func (sw *Sweep) dropQueues() {
+	sw.queue = nil
+	for _, c := range sw.need.classes {
+		c.queue = nil
+	}
+}
+
 // exhausted reports whether every job has been dispatched at least once
 // and nothing waits to be dispatched again.
-func (sw *Sweep) exhausted() bool { return sw.cursor >= sw.n && len(sw.queue) == 0 }
+func (sw *Sweep) exhausted() bool {
+	if sw.cursor < sw.n || len(sw.queue) > 0 {
+		return false
+	}
+	for _, c := range sw.need.classes {
+		if len(c.queue) > 0 {
+			return false
+		}
+	}
+	return true
+}
 
 // Status is a snapshot of a sweep's progress.
 type Status struct {
@@ -160,13 +199,18 @@ type Status struct {
 	Running           int // jobs under a lease or being stored
 	Reused            int // jobs found stored when the sweep was loaded
 	Cancelled, Closed bool
+	// Waiting lists, sorted, the capabilities that jobs of the sweep
+	// neither done nor failed for good need and that no connected worker
+	// offers: those jobs wait until a worker offering them connects. Nil
+	// when none (a cancelled sweep still says what a Resume would wait for).
+	Waiting []string
 	// LastError is the last error seen while the sweep runs (cleared when
 	// its job later succeeds, then the last failure for good stands); once
 	// the sweep is complete, the last job failure, or empty if none.
 	LastError string
 }
 
-func (sw *Sweep) status() Status {
+func (sw *Sweep) status(offers map[string]int) Status {
 	running := 0
 	for _, f := range sw.flights {
 		if len(f.leases) > 0 || f.committing {
@@ -174,7 +218,8 @@ func (sw *Sweep) status() Status {
 		}
 	}
 	return Status{ID: sw.ID, Name: sw.Name, Jobs: sw.n, Done: sw.nDone, Failed: sw.nFailed,
-		Running: running, Reused: sw.reused, Cancelled: sw.cancelled, Closed: sw.complete(), LastError: sw.lastError()}
+		Running: running, Reused: sw.reused, Cancelled: sw.cancelled, Closed: sw.complete(), LastError: sw.lastError(),
+		Waiting: sw.waiting(offers)}
 }
 
 // lastError is Status.LastError.

@@ -9,6 +9,7 @@ import (
 type Worker struct {
 	ID       string
 	capacity int
+	caps     map[string]struct{} // capabilities offered; nil: none
 	leases   map[uint64]*lease
 	notify   chan struct{}
 	cancels  []uint64 // revoked tokens not yet told to the worker
@@ -47,12 +48,20 @@ func (w *Worker) cancel(token uint64) {
 }
 
 // Connect registers a worker stream that wants to hold up to capacity
-// leases at once.
-func (s *Scheduler) Connect(id string, capacity int) *Worker {
-	w := &Worker{ID: id, capacity: max(capacity, 1), leases: map[uint64]*lease{}, notify: make(chan struct{}, 1)}
+// leases at once and offers caps (capability strings, opaque to the
+// scheduler; duplicates and empty strings are ignored): it is leased only
+// jobs whose missing pipelines need nothing else (see Sweep.Require).
+// Only the new worker is woken: its arrival makes no job runnable for
+// another worker.
+func (s *Scheduler) Connect(id string, capacity int, caps ...string) *Worker {
+	w := &Worker{ID: id, capacity: max(capacity, 1), caps: capSet(caps), leases: map[uint64]*lease{},
+		notify: make(chan struct{}, 1)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.workers[w] = struct{}{}
+	for c := range w.caps {
+		s.offers[c]++
+	}
 	w.wake()
 	return w
 }
@@ -60,10 +69,18 @@ func (s *Scheduler) Connect(id string, capacity int) *Worker {
 // Disconnect ends a worker stream: its leases end at once as failed
 // deliveries (EndDisconnected) and their jobs are queued again (or fail
 // at the limit); the worker may adopt them from a new stream (Adopt).
+// Its capabilities are no longer offered (Offers, Status.Waiting).
 func (s *Scheduler) Disconnect(w *Worker) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	delete(s.workers, w)
+	if _, ok := s.workers[w]; ok {
+		delete(s.workers, w)
+		for c := range w.caps {
+			if s.offers[c]--; s.offers[c] <= 0 {
+				delete(s.offers, c)
+			}
+		}
+	}
 	w.gone = true
 	for _, l := range w.leases {
 		s.endLease(l, EndDisconnected, "worker "+w.ID+" disconnected")
@@ -84,6 +101,9 @@ func (s *Scheduler) TakeCancels(w *Worker) []uint64 {
 // either, a second, speculative lease on a job another worker holds
 // (first valid result wins). A worker whose lease expired gets nothing
 // until it is heard from again (Heartbeat, Complete, Fail or Release).
+// Only jobs whose missing pipelines need no capability w lacks are
+// granted; a worker lacking some of a sweep's needs takes only its partly
+// stored jobs that it can run, leaving the rest to capable workers.
 func (s *Scheduler) Lease(w *Worker) []Grant {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -92,8 +112,14 @@ func (s *Scheduler) Lease(w *Worker) []Grant {
 	}
 	var out []Grant
 	for _, sw := range s.sweeps {
+		capable := w.covers(sw.need.all)
 		for len(w.leases) < w.capacity && !sw.cancelled {
-			j := sw.nextJob()
+			var j int32
+			if capable {
+				j = sw.nextJob()
+			} else {
+				j = sw.nextLimited(w)
+			}
 			if j < 0 {
 				break
 			}
@@ -108,7 +134,8 @@ func (s *Scheduler) Lease(w *Worker) []Grant {
 
 // speculate adds speculative leases on the stragglers of exhausted
 // sweeps: jobs held by exactly one other worker for at least twice the
-// sweep's mean job time (so there must be a finished job to compare with).
+// sweep's mean job time (so there must be a finished job to compare with)
+// that w can run.
 func (s *Scheduler) speculate(w *Worker, out []Grant) []Grant {
 	now := s.opts.Clock.Now()
 	for _, sw := range s.sweeps {
@@ -116,11 +143,13 @@ func (s *Scheduler) speculate(w *Worker, out []Grant) []Grant {
 			continue
 		}
 		slow := max(2*sw.durSum/time.Duration(sw.durN), s.opts.SpeculateAfter)
+		capable := w.covers(sw.need.all)
 		for j, f := range sw.flights {
 			if len(w.leases) >= w.capacity {
 				return out
 			}
-			if len(f.leases) == 1 && !f.committing && f.leases[0].w != w && now.Sub(f.leases[0].granted) >= slow {
+			if len(f.leases) == 1 && !f.committing && f.leases[0].w != w && now.Sub(f.leases[0].granted) >= slow &&
+				(capable || w.covers(sw.jobNeeds(j))) {
 				out = append(out, s.grant(w, sw, j))
 			}
 		}
