@@ -1,0 +1,1 @@
+# A worker may offer no method.

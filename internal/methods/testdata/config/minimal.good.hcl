@@ -1,0 +1,4 @@
+method "hgb" {
+  kind    = "learner"
+  command = ["python3", "method.py"]
+}

@@ -1,0 +1,2 @@
+# want: top_attribute.bad.hcl:2,1-8: unknown attribute "version"
+version = 1
