@@ -14,11 +14,15 @@ import (
 // or a partly stored job's missing ones (Sweep.MarkPartial).
 //
 // A worker that offers all of a sweep's needs takes the sweep's jobs by
-// the usual path (queue, then cursor). A worker lacking some takes only
-// partly stored jobs whose missing pipelines need less than all of the
-// sweep's needs; such jobs are indexed at Scheduler.Add in classes, one
-// per set of needs, each with its own queue and a position over its jobs
-// that never moves the sweep's shared cursor.
+// the usual path (queue, then cursor), in the usual order. A worker
+// lacking some takes only partly stored jobs whose missing pipelines need
+// less than all of the sweep's needs; such jobs are indexed at
+// Scheduler.Add in classes, one per set of needs, each with a position
+// over its jobs that never moves the sweep's shared cursor and a queue of
+// its jobs queued again. A job of a class queued again is in both the
+// sweep's queue and its class's; whichever hands it out first clears
+// flight.queued, which makes the other entry stale (skipped, and pruned
+// when a queue has doubled since its last pruning).
 
 // sweepNeeds is what a sweep's pipelines require.
 type sweepNeeds struct {
@@ -29,7 +33,11 @@ type sweepNeeds struct {
 	scratch []byte     // a job's needs, worked out under the scheduler's lock
 	classes []*capClass
 	byKey   map[string]*capClass // string(mask) → class
+	prune   int                  // prune the sweep's queue at this length
 }
+
+// minPrune is the shortest queue worth pruning of stale entries.
+const minPrune = 64
 
 // capClass holds the partly stored jobs of a sweep whose missing
 // pipelines need exactly caps, a strict subset of the sweep's needs (so
@@ -39,6 +47,7 @@ type capClass struct {
 	jobs  []int32  // ascending
 	pos   int      // jobs[:pos] were dispatched or skipped since the last rewind
 	queue []int32  // jobs of the class queued again, FIFO
+	prune int      // prune queue when it reaches this length
 }
 
 // Require records that pipeline p of the sweep needs caps (none: the
@@ -161,6 +170,31 @@ func (sw *Sweep) classOf(job int32) *capClass {
 		return nil
 	}
 	return n.byKey[string(n.scratch)]
+}
+
+// enqueueClass adds job, just queued again in the sweep's queue, to its
+// class's queue if it has one, and returns what a worker must offer to
+// run it (nil: nothing). Stale entries are pruned from the queues it
+// grows once they have doubled since their last pruning.
+func (sw *Sweep) enqueueClass(job int32) []string {
+	c := sw.classOf(job)
+	if c == nil {
+		return sw.need.all
+	}
+	c.queue = append(sw.pruned(c.queue, &c.prune), job)
+	sw.queue = sw.pruned(sw.queue, &sw.need.prune)
+	return c.caps
+}
+
+// pruned drops the stale entries of q (jobs no longer queued) once q is
+// *at long, and sets *at to twice what is left.
+func (sw *Sweep) pruned(q []int32, at *int) []int32 {
+	if len(q) < max(*at, minPrune) {
+		return q
+	}
+	q = slices.DeleteFunc(q, func(j int32) bool { f := sw.flights[j]; return f == nil || !f.queued })
+	*at = 2 * len(q)
+	return q
 }
 
 // jobNeeds returns the capabilities job needs.

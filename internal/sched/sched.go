@@ -279,21 +279,16 @@ func (s *Scheduler) endLease(l *lease, why EndReason, msg string) {
 	s.requeue(sw, l.job, f)
 }
 
-// requeue queues job again (in its capability class's queue, if any)
-// and wakes the workers that can run it.
+// requeue queues job again (in its capability class's queue too, if
+// any) and wakes the workers that can run it.
 func (s *Scheduler) requeue(sw *Sweep, job int32, f *flight) {
 	if sw.cancelled {
 		delete(sw.flights, job)
 		return
 	}
 	f.queued = true
-	if c := sw.classOf(job); c != nil {
-		c.queue = append(c.queue, job)
-		s.wakeCovering(c.caps)
-		return
-	}
 	sw.queue = append(sw.queue, job)
-	s.wakeCovering(sw.need.all)
+	s.wakeCovering(sw.enqueueClass(job))
 }
 
 // wakeAll tells every connected worker that there may be work.

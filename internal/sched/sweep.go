@@ -126,11 +126,6 @@ func (sw *Sweep) nextJob() int32 {
 	if j := sw.popQueue(&sw.queue); j >= 0 {
 		return j
 	}
-	for _, c := range sw.need.classes {
-		if j := sw.popQueue(&c.queue); j >= 0 {
-			return j
-		}
-	}
 	for sw.cursor < sw.n {
 		j := nextClear(sw.done, sw.failed, sw.cursor, sw.n)
 		sw.cursor = j + 1
@@ -179,17 +174,7 @@ func (sw *Sweep) dropQueues() {
 
 // exhausted reports whether every job has been dispatched at least once
 // and nothing waits to be dispatched again.
-func (sw *Sweep) exhausted() bool {
-	if sw.cursor < sw.n || len(sw.queue) > 0 {
-		return false
-	}
-	for _, c := range sw.need.classes {
-		if len(c.queue) > 0 {
-			return false
-		}
-	}
-	return true
-}
+func (sw *Sweep) exhausted() bool { return sw.cursor >= sw.n && len(sw.queue) == 0 }
 
 // Status is a snapshot of a sweep's progress.
 type Status struct {
