@@ -227,21 +227,22 @@ func TestNoNeedsKeepsGrantOrder(t *testing.T) {
 }
 
 // TestExpiredLeaseRequeuesOnlyToCapableWorkers: the job of a capable
-// worker's expired lease is not handed to (nor wakes) an incapable one.
+// worker's expired lease is not handed to (nor wakes) an incapable one,
+// and wakes a capable one.
 func TestExpiredLeaseRequeuesOnlyToCapableWorkers(t *testing.T) {
 	fx := newCapsFixture(t, 2, 1, 2, 3, func(sw *Sweep) { sw.Require(1, "py@x") })
-	a, b := fx.s.Connect("a", 2), fx.s.Connect("b", 1, "py@x")
+	a, b, c := fx.s.Connect("a", 2), fx.s.Connect("b", 1, "py@x"), fx.s.Connect("c", 1, "py@x")
 	gb := fx.lease(b)
 	woken(a)
+	woken(c)
 	fx.clock.Advance(ttl + time.Millisecond)
 	fx.s.Tick()
-	if woken(a) {
-		t.Error("a was woken for the expired job it cannot run")
+	if woken(a) || !woken(c) {
+		t.Error("the expired job must wake c (py@x), not a")
 	}
 	if g := fx.lease(a); len(g) != 0 {
 		t.Fatalf("a got %v after b's lease expired", jobs(g))
 	}
-	c := fx.s.Connect("c", 1, "py@x")
 	if g := fx.lease(c); !slices.Equal(jobs(g), []int{gb[0].Job}) {
 		t.Fatalf("c got %v, want the expired job %d", jobs(g), gb[0].Job)
 	}
