@@ -40,6 +40,14 @@ const (
 	KindPredict  = "predict"  // the fitted pipeline failed to predict
 	KindPanic    = "panic"    // a learner panicked (a bug; the worker survives)
 	KindCanceled = "canceled" // the job's context ended first
+	// Failures of external methods (see learn.Method): a process that
+	// crashed twice in a row, a call past the method's timeout, output
+	// that breaks the protocol, and an error the method reported itself.
+	// The message carries the method's stderr tail.
+	KindMethodCrash   = "method-crash"
+	KindMethodTimeout = "method-timeout"
+	KindMethodOutput  = "method-output"
+	KindMethodError   = "method-error"
 	// KindUnavailable marks a pipeline that has no meaning for the
 	// scenario: the Bayes oracle where misslab has no Bayes predictor
 	// (censoring MNAR on the Friedman, Model 4 and toy models; see
@@ -82,7 +90,7 @@ func (r Result) Failed() bool { return r.ErrKind != "" }
 // Run draws the job's repetition once and scores every pipeline on it, in
 // order. Scores depend only on (seed, scenario, rep, pipeline): each
 // pipeline's random stream is sim.Stream(seed, scenario, rep,
-// "fit/"+pipeline), so results are identical whatever process runs the job
+// "fit/"+pipeline.Label()), so results are identical whatever process runs the job
 // and whatever other pipelines it runs. Run never panics because of a
 // learner; such a panic is reported as KindPanic.
 //
@@ -200,12 +208,12 @@ func predict(ctx context.Context, job Job, data dataset, p grid.Pipeline, env le
 	if err != nil {
 		return o, KindPipeline, err
 	}
-	rng := sim.Stream(job.Seed, data.key, data.unit, "fit/"+p.Canonical())
+	rng := sim.Stream(job.Seed, data.key, data.unit, "fit/"+p.Label())
 	start := time.Now()
-	fitted, err := pl.Fit(ctx, data.train, data.trainY, rng)
+	fitted, err := pl.FitWith(ctx, data.train, data.trainY, data.test, rng)
 	o.fitSec = time.Since(start).Seconds()
 	if err != nil {
-		return o, KindFit, err
+		return o, methodKind(err, KindFit), err
 	}
 	if name, thr, ok := fitted.RootSplit(); ok {
 		o.root = rootSplit{name, thr}
@@ -214,10 +222,28 @@ func predict(ctx context.Context, job Job, data dataset, p grid.Pipeline, env le
 	o.pred, err = fitted.Predict(ctx, data.test)
 	o.predSec = time.Since(start).Seconds()
 	if err != nil {
-		return o, KindPredict, err
+		return o, methodKind(err, KindPredict), err
+	}
+	if d := fitted.DeferredFitSeconds(); d > 0 { // an external learner fits when it predicts
+		d = min(d, o.predSec)
+		o.fitSec, o.predSec = o.fitSec+d, o.predSec-d
 	}
 	o.fitted = fitted
 	return o, "", nil
+}
+
+// methodKind returns the kind of an external method's failure, or def.
+func methodKind(err error, def string) string {
+	for _, k := range []struct {
+		err  error
+		kind string
+	}{{learn.ErrMethodCrash, KindMethodCrash}, {learn.ErrMethodTimeout, KindMethodTimeout},
+		{learn.ErrMethodOutput, KindMethodOutput}, {learn.ErrMethodFailed, KindMethodError}} {
+		if errors.Is(err, k.err) {
+			return k.kind
+		}
+	}
+	return def
 }
 
 // noBayes explains why a scenario has no Bayes predictor.

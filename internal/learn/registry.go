@@ -98,7 +98,11 @@ func newLearner(spec Spec, rs Settings, env Env) (Learner, error) {
 	if env.Threads <= 0 {
 		env.Threads = 1
 	}
-	l, err := fam.New(spec.Strategy, own, env)
+	strategy := spec.Strategy
+	if spec.ImputerMethod.External() {
+		strategy = Mean // any imputer: the learner gets complete data
+	}
+	l, err := fam.New(strategy, own, env)
 	if err != nil {
 		return nil, fmt.Errorf("learn: building %s: %w", spec.Name(), err)
 	}

@@ -47,7 +47,7 @@ func nanToInf(v float64) float64 {
 func StatusToProto(st sched.Status, sw *grid.Sweep) *pb.SweepStatus {
 	out := &pb.SweepStatus{SweepId: st.ID, Name: st.Name, Jobs: int64(st.Jobs), Done: int64(st.Done),
 		Failed: int64(st.Failed), Running: int64(st.Running), Reused: int64(st.Reused), LastError: st.LastError,
-		State: pb.SweepStatus_STATE_RUNNING}
+		State: pb.SweepStatus_STATE_RUNNING, WaitingFor: st.Waiting}
 	switch {
 	case st.Cancelled:
 		out.State = pb.SweepStatus_STATE_CANCELLED

@@ -16,6 +16,7 @@ import (
 	"google.golang.org/grpc/reflection"
 
 	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/sched"
 	"github.com/misslab/misslab/internal/store"
 	"github.com/misslab/misslab/internal/wire"
@@ -48,6 +49,11 @@ type Options struct {
 	// MaxBacklog is how many accepted results may wait for the store
 	// before leasing pauses; default DefaultMaxBacklog.
 	MaxBacklog int
+	// Methods are the external methods of the coordinator's own methods
+	// file (coordinator --methods), identities computed: a grid's method
+	// name they list binds to them at Submit, whatever workers offer.
+	// Without them a name binds to what connected workers offer.
+	Methods []learn.Method
 }
 
 // Coordinator owns a data directory: the store, its batch writer and the
@@ -62,6 +68,7 @@ type Coordinator struct {
 	signer  signer // signs leases, so held jobs can be adopted after a restart
 	writer  *store.Writer
 	sched   *sched.Scheduler
+	methods *methodBook
 
 	mu     sync.Mutex // serialises Submit, Cancel and loading
 	stop   chan struct{}
@@ -89,7 +96,7 @@ func Open(dir string, opts Options) (*Coordinator, error) {
 		opts.MaxBacklog = DefaultMaxBacklog
 	}
 	c := &Coordinator{log: opts.Logger, opts: opts, obs: opts.Observer, stop: make(chan struct{}),
-		backlog: newBacklog(opts.MaxBacklog)}
+		backlog: newBacklog(opts.MaxBacklog), methods: newMethodBook(opts.Methods)}
 	c.commit.next = opts.Store.WriteHook
 	opts.Store.WriteHook = c.commit.hook
 	st, err := store.Open(dir, opts.Store)
@@ -173,6 +180,7 @@ func (c *Coordinator) load(rec store.SweepRecord) (*sched.Sweep, error) {
 	}
 	sw := sched.NewSweep(rec.ID, spec.Name, len(spec.Scenarios), spec.UnitCount(), len(spec.Pipelines))
 	sw.Data = info
+	requireMethods(sw, spec)
 	err := c.st.ScanSweep(rec.ID, spec, store.ScanFuncs{Done: sw.MarkDone, Partial: sw.MarkPartial, Failed: sw.MarkFailed})
 	if err != nil {
 		return nil, fmt.Errorf("load sweep %s: %w", rec.ID, err)
@@ -195,8 +203,16 @@ func (c *Coordinator) load(rec store.SweepRecord) (*sched.Sweep, error) {
 //
 // The sweep is validated first (grid.Sweep.Check), whoever built it;
 // errors wrap grid.ErrInvalid.
+//
+// External methods are bound first (see Options.Methods): a name that no
+// methods file of the coordinator lists and no connected worker offers
+// is refused (ErrPrecondition), naming it.
 func (c *Coordinator) Submit(spec *grid.Sweep) (sched.Status, error) {
 	if err := spec.Check(); err != nil {
+		return sched.Status{}, err
+	}
+	spec, err := c.bindMethods(spec)
+	if err != nil {
 		return sched.Status{}, err
 	}
 	id := spec.Hash()

@@ -5,12 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/sched"
 	"github.com/misslab/misslab/internal/store"
+	"github.com/misslab/misslab/internal/wire"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
 
@@ -54,13 +57,20 @@ func (s *workService) Work(stream pb.WorkService_WorkServer) error {
 	for _, id := range hello.GetCachedSweeps() {
 		ws.specs[id] = true
 	}
-	ws.w = s.c.sched.Connect(hello.GetWorkerId(), capacity)
+	offers, err := wire.MethodsFromProto("hello", hello.GetMethods())
+	if err == nil && slices.ContainsFunc(offers, func(m learn.Method) bool { return m.ID == "" || m.Kind == "" }) {
+		err = fmt.Errorf("%w: hello.methods: a method a worker offers needs a kind and an identity", ErrProtocol)
+	}
+	if err != nil {
+		return err
+	}
+	ws.w = s.c.sched.Connect(hello.GetWorkerId(), capacity, s.c.methods.heard(offers)...)
 	defer s.c.sched.Disconnect(ws.w)
 	defer s.c.obs.WorkerDisconnected(hello.GetWorkerId())
 	s.c.obs.WorkerConnected(hello.GetWorkerId())
 	log := s.c.log.With("worker", hello.GetWorkerId())
 	ws.log = log
-	log.Info("worker connected", "capacity", capacity, "held", len(hello.GetHeld()))
+	log.Info("worker connected", "capacity", capacity, "held", len(hello.GetHeld()), "methods", len(offers))
 	if err := ws.welcome(hello); err != nil {
 		return err
 	}

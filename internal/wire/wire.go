@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"google.golang.org/protobuf/proto"
 
 	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/sim"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
@@ -44,9 +46,45 @@ func SpecToProto(sw *grid.Sweep) *pb.SweepSpec {
 		out.Scenarios = append(out.Scenarios, ps)
 	}
 	for _, p := range sw.Pipelines {
-		out.Pipelines = append(out.Pipelines, &pb.Pipeline{Name: p.Name(), Settings: p.Overrides()})
+		out.Pipelines = append(out.Pipelines, &pb.Pipeline{Name: p.Name(), Settings: p.Overrides(), Methods: MethodsToProto(p.Methods())})
 	}
 	return out
+}
+
+// MethodsToProto converts external methods' identities.
+func MethodsToProto(ms []learn.Method) []*pb.MethodRef {
+	var out []*pb.MethodRef
+	for _, m := range ms {
+		out = append(out, &pb.MethodRef{Name: m.Name, Kind: string(m.Kind), AcceptsMissing: m.AcceptsMissing, Id: m.ID})
+	}
+	return out
+}
+
+// MethodsFromProto converts external methods' identities, refusing a
+// malformed one (no name, an unknown kind, an ID that is not 64 lowercase
+// hex digits). Errors wrap ErrInvalidSpec and name field.
+func MethodsFromProto(field string, refs []*pb.MethodRef) ([]learn.Method, error) {
+	out := make([]learn.Method, 0, len(refs))
+	for i, r := range refs {
+		f := fmt.Sprintf("%s.methods[%d]", field, i)
+		m := learn.Method{Name: r.GetName(), Kind: learn.MethodKind(r.GetKind()), AcceptsMissing: r.GetAcceptsMissing(), ID: r.GetId()}
+		if err := learn.CheckMethodName(m.Name); err != nil {
+			return nil, invalid(f, "%w", err)
+		}
+		if m.Kind != learn.MethodLearner && m.Kind != learn.MethodImputer && m.Kind != "" {
+			return nil, invalid(f, "kind %q: want learner or imputer", m.Kind)
+		}
+		if m.ID != "" && !isHexID(m.ID) {
+			return nil, invalid(f, "id %q: want 64 lowercase hex digits", m.ID)
+		}
+		out = append(out, m)
+	}
+	return out, nil
+}
+
+// isHexID reports whether id is a lowercase hex SHA-256.
+func isHexID(id string) bool {
+	return len(id) == 64 && strings.Trim(id, "0123456789abcdef") == ""
 }
 
 // SpecFromProto converts and validates a wire sweep with every check a
@@ -104,9 +142,16 @@ func pipelineFromProto(i int, pp *pb.Pipeline) (grid.Pipeline, error) {
 			return grid.Pipeline{}, invalid(field+".settings."+k, "%v: a setting must be a named finite number", v)
 		}
 	}
-	gp, err := grid.NewPipeline(pp.GetName(), pp.GetSettings())
+	ms, err := MethodsFromProto(field, pp.GetMethods())
+	if err != nil {
+		return grid.Pipeline{}, err
+	}
+	gp, err := grid.NewPipelineWith(pp.GetName(), pp.GetSettings(), ms)
 	if err != nil {
 		return grid.Pipeline{}, invalid(field, "%q: %w", pp.GetName(), err)
+	}
+	if len(gp.Methods()) != len(ms) {
+		return grid.Pipeline{}, invalid(field+".methods", "%q uses %d external methods, the message lists %d", pp.GetName(), len(gp.Methods()), len(ms))
 	}
 	return gp, nil
 }

@@ -73,7 +73,7 @@ func (x SweepStatus_State) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use SweepStatus_State.Descriptor instead.
 func (SweepStatus_State) EnumDescriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{20, 0}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{21, 0}
 }
 
 type Ack_Outcome int32
@@ -128,7 +128,7 @@ func (x Ack_Outcome) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Ack_Outcome.Descriptor instead.
 func (Ack_Outcome) EnumDescriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{35, 0}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{36, 0}
 }
 
 // Scenario mirrors sim.Scenario field for field.
@@ -374,11 +374,13 @@ func (x *TableSource) GetFeatures() []string {
 	return nil
 }
 
-// Pipeline mirrors grid.Pipeline: a learn.Spec name and setting overrides.
+// Pipeline mirrors grid.Pipeline: a learn.Spec name and setting overrides,
+// and the external methods the name uses (learner first).
 type Pipeline struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	Settings      map[string]float64     `protobuf:"bytes,2,rep,name=settings,proto3" json:"settings,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"fixed64,2,opt,name=value"`
+	Methods       []*MethodRef           `protobuf:"bytes,3,rep,name=methods,proto3" json:"methods,omitempty"` // one per external method of the name; id empty until the coordinator binds it
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -427,6 +429,91 @@ func (x *Pipeline) GetSettings() map[string]float64 {
 	return nil
 }
 
+func (x *Pipeline) GetMethods() []*MethodRef {
+	if x != nil {
+		return x.Methods
+	}
+	return nil
+}
+
+// MethodRef is the public identity of an external method (learn.Method):
+// never its command, which stays in the worker's methods file.
+type MethodRef struct {
+	state          protoimpl.MessageState `protogen:"open.v1"`
+	Name           string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Kind           string                 `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`                                            // "learner" or "imputer"
+	AcceptsMissing bool                   `protobuf:"varint,3,opt,name=accepts_missing,json=acceptsMissing,proto3" json:"accepts_missing,omitempty"` // a learner that may get NA (strategy "native")
+	Id             string                 `protobuf:"bytes,4,opt,name=id,proto3" json:"id,omitempty"`                                                // lowercase hex SHA-256 identity; empty: not bound yet
+	Version        string                 `protobuf:"bytes,5,opt,name=version,proto3" json:"version,omitempty"`                                      // the methods file's version text (informational, in Hello)
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
+}
+
+func (x *MethodRef) Reset() {
+	*x = MethodRef{}
+	mi := &file_misslab_v1_misslab_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *MethodRef) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*MethodRef) ProtoMessage() {}
+
+func (x *MethodRef) ProtoReflect() protoreflect.Message {
+	mi := &file_misslab_v1_misslab_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use MethodRef.ProtoReflect.Descriptor instead.
+func (*MethodRef) Descriptor() ([]byte, []int) {
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *MethodRef) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *MethodRef) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *MethodRef) GetAcceptsMissing() bool {
+	if x != nil {
+		return x.AcceptsMissing
+	}
+	return false
+}
+
+func (x *MethodRef) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+func (x *MethodRef) GetVersion() string {
+	if x != nil {
+		return x.Version
+	}
+	return ""
+}
+
 // SweepSpec mirrors grid.Sweep. Job i of a sweep is scenario
 // i % len(scenarios) and unit u = i / len(scenarios): repetition u / K,
 // fold u % K, where K is the scenarios' folds (1 for simulated data and
@@ -444,7 +531,7 @@ type SweepSpec struct {
 
 func (x *SweepSpec) Reset() {
 	*x = SweepSpec{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[3]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -456,7 +543,7 @@ func (x *SweepSpec) String() string {
 func (*SweepSpec) ProtoMessage() {}
 
 func (x *SweepSpec) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[3]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -469,7 +556,7 @@ func (x *SweepSpec) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SweepSpec.ProtoReflect.Descriptor instead.
 func (*SweepSpec) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{3}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *SweepSpec) GetName() string {
@@ -516,7 +603,7 @@ type SubmitRequest struct {
 
 func (x *SubmitRequest) Reset() {
 	*x = SubmitRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[4]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -528,7 +615,7 @@ func (x *SubmitRequest) String() string {
 func (*SubmitRequest) ProtoMessage() {}
 
 func (x *SubmitRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[4]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -541,7 +628,7 @@ func (x *SubmitRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitRequest.ProtoReflect.Descriptor instead.
 func (*SubmitRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{4}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *SubmitRequest) GetSpec() *SweepSpec {
@@ -561,7 +648,7 @@ type SubmitResponse struct {
 
 func (x *SubmitResponse) Reset() {
 	*x = SubmitResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[5]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -573,7 +660,7 @@ func (x *SubmitResponse) String() string {
 func (*SubmitResponse) ProtoMessage() {}
 
 func (x *SubmitResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[5]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -586,7 +673,7 @@ func (x *SubmitResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubmitResponse.ProtoReflect.Descriptor instead.
 func (*SubmitResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{5}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *SubmitResponse) GetSweepId() string {
@@ -612,7 +699,7 @@ type StatusRequest struct {
 
 func (x *StatusRequest) Reset() {
 	*x = StatusRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[6]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -624,7 +711,7 @@ func (x *StatusRequest) String() string {
 func (*StatusRequest) ProtoMessage() {}
 
 func (x *StatusRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[6]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -637,7 +724,7 @@ func (x *StatusRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatusRequest.ProtoReflect.Descriptor instead.
 func (*StatusRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{6}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *StatusRequest) GetSweepId() string {
@@ -656,7 +743,7 @@ type StatusResponse struct {
 
 func (x *StatusResponse) Reset() {
 	*x = StatusResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[7]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -668,7 +755,7 @@ func (x *StatusResponse) String() string {
 func (*StatusResponse) ProtoMessage() {}
 
 func (x *StatusResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[7]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -681,7 +768,7 @@ func (x *StatusResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatusResponse.ProtoReflect.Descriptor instead.
 func (*StatusResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{7}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *StatusResponse) GetSweeps() []*SweepStatus {
@@ -701,7 +788,7 @@ type WatchRequest struct {
 
 func (x *WatchRequest) Reset() {
 	*x = WatchRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[8]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -713,7 +800,7 @@ func (x *WatchRequest) String() string {
 func (*WatchRequest) ProtoMessage() {}
 
 func (x *WatchRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[8]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -726,7 +813,7 @@ func (x *WatchRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchRequest.ProtoReflect.Descriptor instead.
 func (*WatchRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{8}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *WatchRequest) GetSweepId() string {
@@ -752,7 +839,7 @@ type CancelRequest struct {
 
 func (x *CancelRequest) Reset() {
 	*x = CancelRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[9]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -764,7 +851,7 @@ func (x *CancelRequest) String() string {
 func (*CancelRequest) ProtoMessage() {}
 
 func (x *CancelRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[9]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -777,7 +864,7 @@ func (x *CancelRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelRequest.ProtoReflect.Descriptor instead.
 func (*CancelRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{9}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *CancelRequest) GetSweepId() string {
@@ -796,7 +883,7 @@ type CancelResponse struct {
 
 func (x *CancelResponse) Reset() {
 	*x = CancelResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[10]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -808,7 +895,7 @@ func (x *CancelResponse) String() string {
 func (*CancelResponse) ProtoMessage() {}
 
 func (x *CancelResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[10]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -821,7 +908,7 @@ func (x *CancelResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelResponse.ProtoReflect.Descriptor instead.
 func (*CancelResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{10}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *CancelResponse) GetStatus() *SweepStatus {
@@ -841,7 +928,7 @@ type ExportRequest struct {
 
 func (x *ExportRequest) Reset() {
 	*x = ExportRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[11]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -853,7 +940,7 @@ func (x *ExportRequest) String() string {
 func (*ExportRequest) ProtoMessage() {}
 
 func (x *ExportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[11]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -866,7 +953,7 @@ func (x *ExportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRequest.ProtoReflect.Descriptor instead.
 func (*ExportRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{11}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *ExportRequest) GetSweepId() string {
@@ -895,7 +982,7 @@ type UploadTableRequest struct {
 
 func (x *UploadTableRequest) Reset() {
 	*x = UploadTableRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[12]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -907,7 +994,7 @@ func (x *UploadTableRequest) String() string {
 func (*UploadTableRequest) ProtoMessage() {}
 
 func (x *UploadTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[12]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -920,7 +1007,7 @@ func (x *UploadTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadTableRequest.ProtoReflect.Descriptor instead.
 func (*UploadTableRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{12}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *UploadTableRequest) GetSha256() string {
@@ -962,7 +1049,7 @@ type UploadTableResponse struct {
 
 func (x *UploadTableResponse) Reset() {
 	*x = UploadTableResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[13]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -974,7 +1061,7 @@ func (x *UploadTableResponse) String() string {
 func (*UploadTableResponse) ProtoMessage() {}
 
 func (x *UploadTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[13]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -987,7 +1074,7 @@ func (x *UploadTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadTableResponse.ProtoReflect.Descriptor instead.
 func (*UploadTableResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{13}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *UploadTableResponse) GetSha256() string {
@@ -1020,7 +1107,7 @@ type StatTableRequest struct {
 
 func (x *StatTableRequest) Reset() {
 	*x = StatTableRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[14]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1032,7 +1119,7 @@ func (x *StatTableRequest) String() string {
 func (*StatTableRequest) ProtoMessage() {}
 
 func (x *StatTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[14]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1045,7 +1132,7 @@ func (x *StatTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatTableRequest.ProtoReflect.Descriptor instead.
 func (*StatTableRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{14}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *StatTableRequest) GetSha256() string {
@@ -1065,7 +1152,7 @@ type StatTableResponse struct {
 
 func (x *StatTableResponse) Reset() {
 	*x = StatTableResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[15]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1077,7 +1164,7 @@ func (x *StatTableResponse) String() string {
 func (*StatTableResponse) ProtoMessage() {}
 
 func (x *StatTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[15]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1090,7 +1177,7 @@ func (x *StatTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatTableResponse.ProtoReflect.Descriptor instead.
 func (*StatTableResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{15}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *StatTableResponse) GetPresent() bool {
@@ -1117,7 +1204,7 @@ type FetchTableRequest struct {
 
 func (x *FetchTableRequest) Reset() {
 	*x = FetchTableRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[16]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1129,7 +1216,7 @@ func (x *FetchTableRequest) String() string {
 func (*FetchTableRequest) ProtoMessage() {}
 
 func (x *FetchTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[16]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1142,7 +1229,7 @@ func (x *FetchTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchTableRequest.ProtoReflect.Descriptor instead.
 func (*FetchTableRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{16}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *FetchTableRequest) GetSha256() string {
@@ -1170,7 +1257,7 @@ type FetchTableResponse struct {
 
 func (x *FetchTableResponse) Reset() {
 	*x = FetchTableResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[17]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1182,7 +1269,7 @@ func (x *FetchTableResponse) String() string {
 func (*FetchTableResponse) ProtoMessage() {}
 
 func (x *FetchTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[17]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1195,7 +1282,7 @@ func (x *FetchTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchTableResponse.ProtoReflect.Descriptor instead.
 func (*FetchTableResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{17}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *FetchTableResponse) GetSize() int64 {
@@ -1228,7 +1315,7 @@ type ExportResponse struct {
 
 func (x *ExportResponse) Reset() {
 	*x = ExportResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[18]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1240,7 +1327,7 @@ func (x *ExportResponse) String() string {
 func (*ExportResponse) ProtoMessage() {}
 
 func (x *ExportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[18]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1253,7 +1340,7 @@ func (x *ExportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportResponse.ProtoReflect.Descriptor instead.
 func (*ExportResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{18}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ExportResponse) GetCsv() []byte {
@@ -1272,7 +1359,7 @@ type WatchResponse struct {
 
 func (x *WatchResponse) Reset() {
 	*x = WatchResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[19]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1284,7 +1371,7 @@ func (x *WatchResponse) String() string {
 func (*WatchResponse) ProtoMessage() {}
 
 func (x *WatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[19]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1297,7 +1384,7 @@ func (x *WatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchResponse.ProtoReflect.Descriptor instead.
 func (*WatchResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{19}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *WatchResponse) GetStatus() *SweepStatus {
@@ -1309,26 +1396,30 @@ func (x *WatchResponse) GetStatus() *SweepStatus {
 
 // SweepStatus is the progress of one sweep.
 type SweepStatus struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	SweepId       string                 `protobuf:"bytes,1,opt,name=sweep_id,json=sweepId,proto3" json:"sweep_id,omitempty"`
-	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
-	State         SweepStatus_State      `protobuf:"varint,3,opt,name=state,proto3,enum=misslab.v1.SweepStatus_State" json:"state,omitempty"`
-	Jobs          int64                  `protobuf:"varint,4,opt,name=jobs,proto3" json:"jobs,omitempty"`                           // scenarios × repetitions
-	Done          int64                  `protobuf:"varint,5,opt,name=done,proto3" json:"done,omitempty"`                           // jobs whose results are stored
-	Failed        int64                  `protobuf:"varint,6,opt,name=failed,proto3" json:"failed,omitempty"`                       // jobs that reached the delivery limit
-	Running       int64                  `protobuf:"varint,7,opt,name=running,proto3" json:"running,omitempty"`                     // jobs under at least one lease
-	Reused        int64                  `protobuf:"varint,8,opt,name=reused,proto3" json:"reused,omitempty"`                       // jobs found already stored at submission
-	LastError     string                 `protobuf:"bytes,9,opt,name=last_error,json=lastError,proto3" json:"last_error,omitempty"` // last job or store error, if any
-	Pipelines     int64                  `protobuf:"varint,10,opt,name=pipelines,proto3" json:"pipelines,omitempty"`
-	Scenarios     int64                  `protobuf:"varint,11,opt,name=scenarios,proto3" json:"scenarios,omitempty"`
-	Repetitions   int32                  `protobuf:"varint,12,opt,name=repetitions,proto3" json:"repetitions,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	SweepId     string                 `protobuf:"bytes,1,opt,name=sweep_id,json=sweepId,proto3" json:"sweep_id,omitempty"`
+	Name        string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	State       SweepStatus_State      `protobuf:"varint,3,opt,name=state,proto3,enum=misslab.v1.SweepStatus_State" json:"state,omitempty"`
+	Jobs        int64                  `protobuf:"varint,4,opt,name=jobs,proto3" json:"jobs,omitempty"`                           // scenarios × repetitions
+	Done        int64                  `protobuf:"varint,5,opt,name=done,proto3" json:"done,omitempty"`                           // jobs whose results are stored
+	Failed      int64                  `protobuf:"varint,6,opt,name=failed,proto3" json:"failed,omitempty"`                       // jobs that reached the delivery limit
+	Running     int64                  `protobuf:"varint,7,opt,name=running,proto3" json:"running,omitempty"`                     // jobs under at least one lease
+	Reused      int64                  `protobuf:"varint,8,opt,name=reused,proto3" json:"reused,omitempty"`                       // jobs found already stored at submission
+	LastError   string                 `protobuf:"bytes,9,opt,name=last_error,json=lastError,proto3" json:"last_error,omitempty"` // last job or store error, if any
+	Pipelines   int64                  `protobuf:"varint,10,opt,name=pipelines,proto3" json:"pipelines,omitempty"`
+	Scenarios   int64                  `protobuf:"varint,11,opt,name=scenarios,proto3" json:"scenarios,omitempty"`
+	Repetitions int32                  `protobuf:"varint,12,opt,name=repetitions,proto3" json:"repetitions,omitempty"`
+	// waiting_for names the external methods ("name@id") that jobs of the
+	// sweep still need and that no connected worker offers: the sweep
+	// cannot finish until such a worker joins.
+	WaitingFor    []string `protobuf:"bytes,13,rep,name=waiting_for,json=waitingFor,proto3" json:"waiting_for,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SweepStatus) Reset() {
 	*x = SweepStatus{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[20]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1340,7 +1431,7 @@ func (x *SweepStatus) String() string {
 func (*SweepStatus) ProtoMessage() {}
 
 func (x *SweepStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[20]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1353,7 +1444,7 @@ func (x *SweepStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SweepStatus.ProtoReflect.Descriptor instead.
 func (*SweepStatus) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{20}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *SweepStatus) GetSweepId() string {
@@ -1440,6 +1531,13 @@ func (x *SweepStatus) GetRepetitions() int32 {
 	return 0
 }
 
+func (x *SweepStatus) GetWaitingFor() []string {
+	if x != nil {
+		return x.WaitingFor
+	}
+	return nil
+}
+
 type WorkRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Types that are valid to be assigned to Msg:
@@ -1455,7 +1553,7 @@ type WorkRequest struct {
 
 func (x *WorkRequest) Reset() {
 	*x = WorkRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[21]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1467,7 +1565,7 @@ func (x *WorkRequest) String() string {
 func (*WorkRequest) ProtoMessage() {}
 
 func (x *WorkRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[21]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1480,7 +1578,7 @@ func (x *WorkRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkRequest.ProtoReflect.Descriptor instead.
 func (*WorkRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{21}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *WorkRequest) GetMsg() isWorkRequest_Msg {
@@ -1570,7 +1668,7 @@ type WorkResponse struct {
 
 func (x *WorkResponse) Reset() {
 	*x = WorkResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[22]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1582,7 +1680,7 @@ func (x *WorkResponse) String() string {
 func (*WorkResponse) ProtoMessage() {}
 
 func (x *WorkResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[22]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1595,7 +1693,7 @@ func (x *WorkResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkResponse.ProtoReflect.Descriptor instead.
 func (*WorkResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{22}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *WorkResponse) GetMsg() isWorkResponse_Msg {
@@ -1691,13 +1789,14 @@ type Hello struct {
 	Capacity      int32                  `protobuf:"varint,2,opt,name=capacity,proto3" json:"capacity,omitempty"`                            // jobs the worker wants to hold at once (≥ 1)
 	Held          []*Held                `protobuf:"bytes,3,rep,name=held,proto3" json:"held,omitempty"`                                     // jobs still held from a previous stream
 	CachedSweeps  []string               `protobuf:"bytes,4,rep,name=cached_sweeps,json=cachedSweeps,proto3" json:"cached_sweeps,omitempty"` // sweep ids whose spec the worker has; not sent again
+	Methods       []*MethodRef           `protobuf:"bytes,5,rep,name=methods,proto3" json:"methods,omitempty"`                               // external methods the worker can run (its --methods file)
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Hello) Reset() {
 	*x = Hello{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[23]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1709,7 +1808,7 @@ func (x *Hello) String() string {
 func (*Hello) ProtoMessage() {}
 
 func (x *Hello) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[23]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1722,7 +1821,7 @@ func (x *Hello) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Hello.ProtoReflect.Descriptor instead.
 func (*Hello) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{23}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *Hello) GetWorkerId() string {
@@ -1753,6 +1852,13 @@ func (x *Hello) GetCachedSweeps() []string {
 	return nil
 }
 
+func (x *Hello) GetMethods() []*MethodRef {
+	if x != nil {
+		return x.Methods
+	}
+	return nil
+}
+
 // Held names a job a reconnecting worker is still running or has a result
 // for, under a token from an earlier stream.
 type Held struct {
@@ -1767,7 +1873,7 @@ type Held struct {
 
 func (x *Held) Reset() {
 	*x = Held{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[24]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1779,7 +1885,7 @@ func (x *Held) String() string {
 func (*Held) ProtoMessage() {}
 
 func (x *Held) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[24]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1792,7 +1898,7 @@ func (x *Held) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Held.ProtoReflect.Descriptor instead.
 func (*Held) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{24}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Held) GetSweepId() string {
@@ -1835,7 +1941,7 @@ type Welcome struct {
 
 func (x *Welcome) Reset() {
 	*x = Welcome{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[25]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1847,7 +1953,7 @@ func (x *Welcome) String() string {
 func (*Welcome) ProtoMessage() {}
 
 func (x *Welcome) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[25]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1860,7 +1966,7 @@ func (x *Welcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Welcome.ProtoReflect.Descriptor instead.
 func (*Welcome) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{25}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Welcome) GetHeartbeatSeconds() float64 {
@@ -1898,7 +2004,7 @@ type Rebind struct {
 
 func (x *Rebind) Reset() {
 	*x = Rebind{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[26]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1910,7 +2016,7 @@ func (x *Rebind) String() string {
 func (*Rebind) ProtoMessage() {}
 
 func (x *Rebind) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[26]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1923,7 +2029,7 @@ func (x *Rebind) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rebind.ProtoReflect.Descriptor instead.
 func (*Rebind) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{26}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Rebind) GetOldToken() uint64 {
@@ -1965,7 +2071,7 @@ type SweepSpecMessage struct {
 
 func (x *SweepSpecMessage) Reset() {
 	*x = SweepSpecMessage{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[27]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1977,7 +2083,7 @@ func (x *SweepSpecMessage) String() string {
 func (*SweepSpecMessage) ProtoMessage() {}
 
 func (x *SweepSpecMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[27]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1990,7 +2096,7 @@ func (x *SweepSpecMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SweepSpecMessage.ProtoReflect.Descriptor instead.
 func (*SweepSpecMessage) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{27}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *SweepSpecMessage) GetSweepId() string {
@@ -2018,7 +2124,7 @@ type JobBatch struct {
 
 func (x *JobBatch) Reset() {
 	*x = JobBatch{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[28]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2030,7 +2136,7 @@ func (x *JobBatch) String() string {
 func (*JobBatch) ProtoMessage() {}
 
 func (x *JobBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[28]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2043,7 +2149,7 @@ func (x *JobBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobBatch.ProtoReflect.Descriptor instead.
 func (*JobBatch) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{28}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *JobBatch) GetSweepId() string {
@@ -2081,7 +2187,7 @@ type Job struct {
 
 func (x *Job) Reset() {
 	*x = Job{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[29]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2093,7 +2199,7 @@ func (x *Job) String() string {
 func (*Job) ProtoMessage() {}
 
 func (x *Job) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[29]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2106,7 +2212,7 @@ func (x *Job) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Job.ProtoReflect.Descriptor instead.
 func (*Job) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{29}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *Job) GetJob() int64 {
@@ -2175,7 +2281,7 @@ type Heartbeat struct {
 
 func (x *Heartbeat) Reset() {
 	*x = Heartbeat{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[30]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2187,7 +2293,7 @@ func (x *Heartbeat) String() string {
 func (*Heartbeat) ProtoMessage() {}
 
 func (x *Heartbeat) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[30]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2200,7 +2306,7 @@ func (x *Heartbeat) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Heartbeat.ProtoReflect.Descriptor instead.
 func (*Heartbeat) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{30}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *Heartbeat) GetTokens() []uint64 {
@@ -2219,7 +2325,7 @@ type ResultBatch struct {
 
 func (x *ResultBatch) Reset() {
 	*x = ResultBatch{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[31]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2231,7 +2337,7 @@ func (x *ResultBatch) String() string {
 func (*ResultBatch) ProtoMessage() {}
 
 func (x *ResultBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[31]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2244,7 +2350,7 @@ func (x *ResultBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResultBatch.ProtoReflect.Descriptor instead.
 func (*ResultBatch) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{31}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *ResultBatch) GetResults() []*JobResult {
@@ -2269,7 +2375,7 @@ type JobResult struct {
 
 func (x *JobResult) Reset() {
 	*x = JobResult{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[32]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2281,7 +2387,7 @@ func (x *JobResult) String() string {
 func (*JobResult) ProtoMessage() {}
 
 func (x *JobResult) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[32]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2294,7 +2400,7 @@ func (x *JobResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobResult.ProtoReflect.Descriptor instead.
 func (*JobResult) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{32}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *JobResult) GetToken() uint64 {
@@ -2357,7 +2463,7 @@ type PipelineResult struct {
 
 func (x *PipelineResult) Reset() {
 	*x = PipelineResult{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[33]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2369,7 +2475,7 @@ func (x *PipelineResult) String() string {
 func (*PipelineResult) ProtoMessage() {}
 
 func (x *PipelineResult) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[33]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2382,7 +2488,7 @@ func (x *PipelineResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PipelineResult.ProtoReflect.Descriptor instead.
 func (*PipelineResult) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{33}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *PipelineResult) GetPipeline() int32 {
@@ -2479,7 +2585,7 @@ type Release struct {
 
 func (x *Release) Reset() {
 	*x = Release{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[34]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2491,7 +2597,7 @@ func (x *Release) String() string {
 func (*Release) ProtoMessage() {}
 
 func (x *Release) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[34]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2504,7 +2610,7 @@ func (x *Release) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Release.ProtoReflect.Descriptor instead.
 func (*Release) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{34}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *Release) GetTokens() []uint64 {
@@ -2524,7 +2630,7 @@ type Ack struct {
 
 func (x *Ack) Reset() {
 	*x = Ack{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[35]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2536,7 +2642,7 @@ func (x *Ack) String() string {
 func (*Ack) ProtoMessage() {}
 
 func (x *Ack) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[35]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2549,7 +2655,7 @@ func (x *Ack) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ack.ProtoReflect.Descriptor instead.
 func (*Ack) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{35}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *Ack) GetItems() []*Ack_Item {
@@ -2570,7 +2676,7 @@ type CancelLeases struct {
 
 func (x *CancelLeases) Reset() {
 	*x = CancelLeases{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[36]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2582,7 +2688,7 @@ func (x *CancelLeases) String() string {
 func (*CancelLeases) ProtoMessage() {}
 
 func (x *CancelLeases) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[36]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2595,7 +2701,7 @@ func (x *CancelLeases) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelLeases.ProtoReflect.Descriptor instead.
 func (*CancelLeases) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{36}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *CancelLeases) GetTokens() []uint64 {
@@ -2616,7 +2722,7 @@ type Ack_Item struct {
 
 func (x *Ack_Item) Reset() {
 	*x = Ack_Item{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[38]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2628,7 +2734,7 @@ func (x *Ack_Item) String() string {
 func (*Ack_Item) ProtoMessage() {}
 
 func (x *Ack_Item) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[38]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2641,7 +2747,7 @@ func (x *Ack_Item) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ack_Item.ProtoReflect.Descriptor instead.
 func (*Ack_Item) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{35, 0}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{36, 0}
 }
 
 func (x *Ack_Item) GetToken() uint64 {
@@ -2695,13 +2801,20 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\x05folds\x18\b \x01(\x05R\x05folds\x12#\n" +
 	"\rtest_fraction\x18\t \x01(\x01R\ftestFraction\x12\x1a\n" +
 	"\bfeatures\x18\n" +
-	" \x03(\tR\bfeatures\"\x9b\x01\n" +
+	" \x03(\tR\bfeatures\"\xcc\x01\n" +
 	"\bPipeline\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12>\n" +
-	"\bsettings\x18\x02 \x03(\v2\".misslab.v1.Pipeline.SettingsEntryR\bsettings\x1a;\n" +
+	"\bsettings\x18\x02 \x03(\v2\".misslab.v1.Pipeline.SettingsEntryR\bsettings\x12/\n" +
+	"\amethods\x18\x03 \x03(\v2\x15.misslab.v1.MethodRefR\amethods\x1a;\n" +
 	"\rSettingsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"\xbd\x01\n" +
+	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"\x86\x01\n" +
+	"\tMethodRef\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
+	"\x04kind\x18\x02 \x01(\tR\x04kind\x12'\n" +
+	"\x0faccepts_missing\x18\x03 \x01(\bR\x0eacceptsMissing\x12\x0e\n" +
+	"\x02id\x18\x04 \x01(\tR\x02id\x12\x18\n" +
+	"\aversion\x18\x05 \x01(\tR\aversion\"\xbd\x01\n" +
 	"\tSweepSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04seed\x18\x02 \x01(\x04R\x04seed\x12 \n" +
@@ -2751,7 +2864,7 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\x0eExportResponse\x12\x10\n" +
 	"\x03csv\x18\x01 \x01(\fR\x03csv\"@\n" +
 	"\rWatchResponse\x12/\n" +
-	"\x06status\x18\x01 \x01(\v2\x17.misslab.v1.SweepStatusR\x06status\"\xbc\x03\n" +
+	"\x06status\x18\x01 \x01(\v2\x17.misslab.v1.SweepStatusR\x06status\"\xdd\x03\n" +
 	"\vSweepStatus\x12\x19\n" +
 	"\bsweep_id\x18\x01 \x01(\tR\asweepId\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x123\n" +
@@ -2766,7 +2879,9 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\tpipelines\x18\n" +
 	" \x01(\x03R\tpipelines\x12\x1c\n" +
 	"\tscenarios\x18\v \x01(\x03R\tscenarios\x12 \n" +
-	"\vrepetitions\x18\f \x01(\x05R\vrepetitions\"Z\n" +
+	"\vrepetitions\x18\f \x01(\x05R\vrepetitions\x12\x1f\n" +
+	"\vwaiting_for\x18\r \x03(\tR\n" +
+	"waitingFor\"Z\n" +
 	"\x05State\x12\x15\n" +
 	"\x11STATE_UNSPECIFIED\x10\x00\x12\x11\n" +
 	"\rSTATE_RUNNING\x10\x01\x12\x12\n" +
@@ -2784,12 +2899,13 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\x04jobs\x18\x03 \x01(\v2\x14.misslab.v1.JobBatchH\x00R\x04jobs\x12#\n" +
 	"\x03ack\x18\x04 \x01(\v2\x0f.misslab.v1.AckH\x00R\x03ack\x122\n" +
 	"\x06cancel\x18\x05 \x01(\v2\x18.misslab.v1.CancelLeasesH\x00R\x06cancelB\x05\n" +
-	"\x03msg\"\x8b\x01\n" +
+	"\x03msg\"\xbc\x01\n" +
 	"\x05Hello\x12\x1b\n" +
 	"\tworker_id\x18\x01 \x01(\tR\bworkerId\x12\x1a\n" +
 	"\bcapacity\x18\x02 \x01(\x05R\bcapacity\x12$\n" +
 	"\x04held\x18\x03 \x03(\v2\x10.misslab.v1.HeldR\x04held\x12#\n" +
-	"\rcached_sweeps\x18\x04 \x03(\tR\fcachedSweeps\"_\n" +
+	"\rcached_sweeps\x18\x04 \x03(\tR\fcachedSweeps\x12/\n" +
+	"\amethods\x18\x05 \x03(\v2\x15.misslab.v1.MethodRefR\amethods\"_\n" +
 	"\x04Held\x12\x19\n" +
 	"\bsweep_id\x18\x01 \x01(\tR\asweepId\x12\x10\n" +
 	"\x03job\x18\x02 \x01(\x03R\x03job\x12\x14\n" +
@@ -2890,101 +3006,104 @@ func file_misslab_v1_misslab_proto_rawDescGZIP() []byte {
 }
 
 var file_misslab_v1_misslab_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_misslab_v1_misslab_proto_msgTypes = make([]protoimpl.MessageInfo, 39)
+var file_misslab_v1_misslab_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_misslab_v1_misslab_proto_goTypes = []any{
 	(SweepStatus_State)(0),      // 0: misslab.v1.SweepStatus.State
 	(Ack_Outcome)(0),            // 1: misslab.v1.Ack.Outcome
 	(*Scenario)(nil),            // 2: misslab.v1.Scenario
 	(*TableSource)(nil),         // 3: misslab.v1.TableSource
 	(*Pipeline)(nil),            // 4: misslab.v1.Pipeline
-	(*SweepSpec)(nil),           // 5: misslab.v1.SweepSpec
-	(*SubmitRequest)(nil),       // 6: misslab.v1.SubmitRequest
-	(*SubmitResponse)(nil),      // 7: misslab.v1.SubmitResponse
-	(*StatusRequest)(nil),       // 8: misslab.v1.StatusRequest
-	(*StatusResponse)(nil),      // 9: misslab.v1.StatusResponse
-	(*WatchRequest)(nil),        // 10: misslab.v1.WatchRequest
-	(*CancelRequest)(nil),       // 11: misslab.v1.CancelRequest
-	(*CancelResponse)(nil),      // 12: misslab.v1.CancelResponse
-	(*ExportRequest)(nil),       // 13: misslab.v1.ExportRequest
-	(*UploadTableRequest)(nil),  // 14: misslab.v1.UploadTableRequest
-	(*UploadTableResponse)(nil), // 15: misslab.v1.UploadTableResponse
-	(*StatTableRequest)(nil),    // 16: misslab.v1.StatTableRequest
-	(*StatTableResponse)(nil),   // 17: misslab.v1.StatTableResponse
-	(*FetchTableRequest)(nil),   // 18: misslab.v1.FetchTableRequest
-	(*FetchTableResponse)(nil),  // 19: misslab.v1.FetchTableResponse
-	(*ExportResponse)(nil),      // 20: misslab.v1.ExportResponse
-	(*WatchResponse)(nil),       // 21: misslab.v1.WatchResponse
-	(*SweepStatus)(nil),         // 22: misslab.v1.SweepStatus
-	(*WorkRequest)(nil),         // 23: misslab.v1.WorkRequest
-	(*WorkResponse)(nil),        // 24: misslab.v1.WorkResponse
-	(*Hello)(nil),               // 25: misslab.v1.Hello
-	(*Held)(nil),                // 26: misslab.v1.Held
-	(*Welcome)(nil),             // 27: misslab.v1.Welcome
-	(*Rebind)(nil),              // 28: misslab.v1.Rebind
-	(*SweepSpecMessage)(nil),    // 29: misslab.v1.SweepSpecMessage
-	(*JobBatch)(nil),            // 30: misslab.v1.JobBatch
-	(*Job)(nil),                 // 31: misslab.v1.Job
-	(*Heartbeat)(nil),           // 32: misslab.v1.Heartbeat
-	(*ResultBatch)(nil),         // 33: misslab.v1.ResultBatch
-	(*JobResult)(nil),           // 34: misslab.v1.JobResult
-	(*PipelineResult)(nil),      // 35: misslab.v1.PipelineResult
-	(*Release)(nil),             // 36: misslab.v1.Release
-	(*Ack)(nil),                 // 37: misslab.v1.Ack
-	(*CancelLeases)(nil),        // 38: misslab.v1.CancelLeases
-	nil,                         // 39: misslab.v1.Pipeline.SettingsEntry
-	(*Ack_Item)(nil),            // 40: misslab.v1.Ack.Item
+	(*MethodRef)(nil),           // 5: misslab.v1.MethodRef
+	(*SweepSpec)(nil),           // 6: misslab.v1.SweepSpec
+	(*SubmitRequest)(nil),       // 7: misslab.v1.SubmitRequest
+	(*SubmitResponse)(nil),      // 8: misslab.v1.SubmitResponse
+	(*StatusRequest)(nil),       // 9: misslab.v1.StatusRequest
+	(*StatusResponse)(nil),      // 10: misslab.v1.StatusResponse
+	(*WatchRequest)(nil),        // 11: misslab.v1.WatchRequest
+	(*CancelRequest)(nil),       // 12: misslab.v1.CancelRequest
+	(*CancelResponse)(nil),      // 13: misslab.v1.CancelResponse
+	(*ExportRequest)(nil),       // 14: misslab.v1.ExportRequest
+	(*UploadTableRequest)(nil),  // 15: misslab.v1.UploadTableRequest
+	(*UploadTableResponse)(nil), // 16: misslab.v1.UploadTableResponse
+	(*StatTableRequest)(nil),    // 17: misslab.v1.StatTableRequest
+	(*StatTableResponse)(nil),   // 18: misslab.v1.StatTableResponse
+	(*FetchTableRequest)(nil),   // 19: misslab.v1.FetchTableRequest
+	(*FetchTableResponse)(nil),  // 20: misslab.v1.FetchTableResponse
+	(*ExportResponse)(nil),      // 21: misslab.v1.ExportResponse
+	(*WatchResponse)(nil),       // 22: misslab.v1.WatchResponse
+	(*SweepStatus)(nil),         // 23: misslab.v1.SweepStatus
+	(*WorkRequest)(nil),         // 24: misslab.v1.WorkRequest
+	(*WorkResponse)(nil),        // 25: misslab.v1.WorkResponse
+	(*Hello)(nil),               // 26: misslab.v1.Hello
+	(*Held)(nil),                // 27: misslab.v1.Held
+	(*Welcome)(nil),             // 28: misslab.v1.Welcome
+	(*Rebind)(nil),              // 29: misslab.v1.Rebind
+	(*SweepSpecMessage)(nil),    // 30: misslab.v1.SweepSpecMessage
+	(*JobBatch)(nil),            // 31: misslab.v1.JobBatch
+	(*Job)(nil),                 // 32: misslab.v1.Job
+	(*Heartbeat)(nil),           // 33: misslab.v1.Heartbeat
+	(*ResultBatch)(nil),         // 34: misslab.v1.ResultBatch
+	(*JobResult)(nil),           // 35: misslab.v1.JobResult
+	(*PipelineResult)(nil),      // 36: misslab.v1.PipelineResult
+	(*Release)(nil),             // 37: misslab.v1.Release
+	(*Ack)(nil),                 // 38: misslab.v1.Ack
+	(*CancelLeases)(nil),        // 39: misslab.v1.CancelLeases
+	nil,                         // 40: misslab.v1.Pipeline.SettingsEntry
+	(*Ack_Item)(nil),            // 41: misslab.v1.Ack.Item
 }
 var file_misslab_v1_misslab_proto_depIdxs = []int32{
 	3,  // 0: misslab.v1.Scenario.table:type_name -> misslab.v1.TableSource
-	39, // 1: misslab.v1.Pipeline.settings:type_name -> misslab.v1.Pipeline.SettingsEntry
-	2,  // 2: misslab.v1.SweepSpec.scenarios:type_name -> misslab.v1.Scenario
-	4,  // 3: misslab.v1.SweepSpec.pipelines:type_name -> misslab.v1.Pipeline
-	5,  // 4: misslab.v1.SubmitRequest.spec:type_name -> misslab.v1.SweepSpec
-	22, // 5: misslab.v1.SubmitResponse.status:type_name -> misslab.v1.SweepStatus
-	22, // 6: misslab.v1.StatusResponse.sweeps:type_name -> misslab.v1.SweepStatus
-	22, // 7: misslab.v1.CancelResponse.status:type_name -> misslab.v1.SweepStatus
-	22, // 8: misslab.v1.WatchResponse.status:type_name -> misslab.v1.SweepStatus
-	0,  // 9: misslab.v1.SweepStatus.state:type_name -> misslab.v1.SweepStatus.State
-	25, // 10: misslab.v1.WorkRequest.hello:type_name -> misslab.v1.Hello
-	32, // 11: misslab.v1.WorkRequest.heartbeat:type_name -> misslab.v1.Heartbeat
-	33, // 12: misslab.v1.WorkRequest.results:type_name -> misslab.v1.ResultBatch
-	36, // 13: misslab.v1.WorkRequest.release:type_name -> misslab.v1.Release
-	27, // 14: misslab.v1.WorkResponse.welcome:type_name -> misslab.v1.Welcome
-	29, // 15: misslab.v1.WorkResponse.sweep:type_name -> misslab.v1.SweepSpecMessage
-	30, // 16: misslab.v1.WorkResponse.jobs:type_name -> misslab.v1.JobBatch
-	37, // 17: misslab.v1.WorkResponse.ack:type_name -> misslab.v1.Ack
-	38, // 18: misslab.v1.WorkResponse.cancel:type_name -> misslab.v1.CancelLeases
-	26, // 19: misslab.v1.Hello.held:type_name -> misslab.v1.Held
-	28, // 20: misslab.v1.Welcome.rebinds:type_name -> misslab.v1.Rebind
-	5,  // 21: misslab.v1.SweepSpecMessage.spec:type_name -> misslab.v1.SweepSpec
-	31, // 22: misslab.v1.JobBatch.jobs:type_name -> misslab.v1.Job
-	34, // 23: misslab.v1.ResultBatch.results:type_name -> misslab.v1.JobResult
-	35, // 24: misslab.v1.JobResult.pipelines:type_name -> misslab.v1.PipelineResult
-	40, // 25: misslab.v1.Ack.items:type_name -> misslab.v1.Ack.Item
-	1,  // 26: misslab.v1.Ack.Item.outcome:type_name -> misslab.v1.Ack.Outcome
-	6,  // 27: misslab.v1.SweepService.Submit:input_type -> misslab.v1.SubmitRequest
-	8,  // 28: misslab.v1.SweepService.Status:input_type -> misslab.v1.StatusRequest
-	10, // 29: misslab.v1.SweepService.Watch:input_type -> misslab.v1.WatchRequest
-	11, // 30: misslab.v1.SweepService.Cancel:input_type -> misslab.v1.CancelRequest
-	13, // 31: misslab.v1.SweepService.Export:input_type -> misslab.v1.ExportRequest
-	14, // 32: misslab.v1.SweepService.UploadTable:input_type -> misslab.v1.UploadTableRequest
-	16, // 33: misslab.v1.SweepService.StatTable:input_type -> misslab.v1.StatTableRequest
-	23, // 34: misslab.v1.WorkService.Work:input_type -> misslab.v1.WorkRequest
-	18, // 35: misslab.v1.WorkService.FetchTable:input_type -> misslab.v1.FetchTableRequest
-	7,  // 36: misslab.v1.SweepService.Submit:output_type -> misslab.v1.SubmitResponse
-	9,  // 37: misslab.v1.SweepService.Status:output_type -> misslab.v1.StatusResponse
-	21, // 38: misslab.v1.SweepService.Watch:output_type -> misslab.v1.WatchResponse
-	12, // 39: misslab.v1.SweepService.Cancel:output_type -> misslab.v1.CancelResponse
-	20, // 40: misslab.v1.SweepService.Export:output_type -> misslab.v1.ExportResponse
-	15, // 41: misslab.v1.SweepService.UploadTable:output_type -> misslab.v1.UploadTableResponse
-	17, // 42: misslab.v1.SweepService.StatTable:output_type -> misslab.v1.StatTableResponse
-	24, // 43: misslab.v1.WorkService.Work:output_type -> misslab.v1.WorkResponse
-	19, // 44: misslab.v1.WorkService.FetchTable:output_type -> misslab.v1.FetchTableResponse
-	36, // [36:45] is the sub-list for method output_type
-	27, // [27:36] is the sub-list for method input_type
-	27, // [27:27] is the sub-list for extension type_name
-	27, // [27:27] is the sub-list for extension extendee
-	0,  // [0:27] is the sub-list for field type_name
+	40, // 1: misslab.v1.Pipeline.settings:type_name -> misslab.v1.Pipeline.SettingsEntry
+	5,  // 2: misslab.v1.Pipeline.methods:type_name -> misslab.v1.MethodRef
+	2,  // 3: misslab.v1.SweepSpec.scenarios:type_name -> misslab.v1.Scenario
+	4,  // 4: misslab.v1.SweepSpec.pipelines:type_name -> misslab.v1.Pipeline
+	6,  // 5: misslab.v1.SubmitRequest.spec:type_name -> misslab.v1.SweepSpec
+	23, // 6: misslab.v1.SubmitResponse.status:type_name -> misslab.v1.SweepStatus
+	23, // 7: misslab.v1.StatusResponse.sweeps:type_name -> misslab.v1.SweepStatus
+	23, // 8: misslab.v1.CancelResponse.status:type_name -> misslab.v1.SweepStatus
+	23, // 9: misslab.v1.WatchResponse.status:type_name -> misslab.v1.SweepStatus
+	0,  // 10: misslab.v1.SweepStatus.state:type_name -> misslab.v1.SweepStatus.State
+	26, // 11: misslab.v1.WorkRequest.hello:type_name -> misslab.v1.Hello
+	33, // 12: misslab.v1.WorkRequest.heartbeat:type_name -> misslab.v1.Heartbeat
+	34, // 13: misslab.v1.WorkRequest.results:type_name -> misslab.v1.ResultBatch
+	37, // 14: misslab.v1.WorkRequest.release:type_name -> misslab.v1.Release
+	28, // 15: misslab.v1.WorkResponse.welcome:type_name -> misslab.v1.Welcome
+	30, // 16: misslab.v1.WorkResponse.sweep:type_name -> misslab.v1.SweepSpecMessage
+	31, // 17: misslab.v1.WorkResponse.jobs:type_name -> misslab.v1.JobBatch
+	38, // 18: misslab.v1.WorkResponse.ack:type_name -> misslab.v1.Ack
+	39, // 19: misslab.v1.WorkResponse.cancel:type_name -> misslab.v1.CancelLeases
+	27, // 20: misslab.v1.Hello.held:type_name -> misslab.v1.Held
+	5,  // 21: misslab.v1.Hello.methods:type_name -> misslab.v1.MethodRef
+	29, // 22: misslab.v1.Welcome.rebinds:type_name -> misslab.v1.Rebind
+	6,  // 23: misslab.v1.SweepSpecMessage.spec:type_name -> misslab.v1.SweepSpec
+	32, // 24: misslab.v1.JobBatch.jobs:type_name -> misslab.v1.Job
+	35, // 25: misslab.v1.ResultBatch.results:type_name -> misslab.v1.JobResult
+	36, // 26: misslab.v1.JobResult.pipelines:type_name -> misslab.v1.PipelineResult
+	41, // 27: misslab.v1.Ack.items:type_name -> misslab.v1.Ack.Item
+	1,  // 28: misslab.v1.Ack.Item.outcome:type_name -> misslab.v1.Ack.Outcome
+	7,  // 29: misslab.v1.SweepService.Submit:input_type -> misslab.v1.SubmitRequest
+	9,  // 30: misslab.v1.SweepService.Status:input_type -> misslab.v1.StatusRequest
+	11, // 31: misslab.v1.SweepService.Watch:input_type -> misslab.v1.WatchRequest
+	12, // 32: misslab.v1.SweepService.Cancel:input_type -> misslab.v1.CancelRequest
+	14, // 33: misslab.v1.SweepService.Export:input_type -> misslab.v1.ExportRequest
+	15, // 34: misslab.v1.SweepService.UploadTable:input_type -> misslab.v1.UploadTableRequest
+	17, // 35: misslab.v1.SweepService.StatTable:input_type -> misslab.v1.StatTableRequest
+	24, // 36: misslab.v1.WorkService.Work:input_type -> misslab.v1.WorkRequest
+	19, // 37: misslab.v1.WorkService.FetchTable:input_type -> misslab.v1.FetchTableRequest
+	8,  // 38: misslab.v1.SweepService.Submit:output_type -> misslab.v1.SubmitResponse
+	10, // 39: misslab.v1.SweepService.Status:output_type -> misslab.v1.StatusResponse
+	22, // 40: misslab.v1.SweepService.Watch:output_type -> misslab.v1.WatchResponse
+	13, // 41: misslab.v1.SweepService.Cancel:output_type -> misslab.v1.CancelResponse
+	21, // 42: misslab.v1.SweepService.Export:output_type -> misslab.v1.ExportResponse
+	16, // 43: misslab.v1.SweepService.UploadTable:output_type -> misslab.v1.UploadTableResponse
+	18, // 44: misslab.v1.SweepService.StatTable:output_type -> misslab.v1.StatTableResponse
+	25, // 45: misslab.v1.WorkService.Work:output_type -> misslab.v1.WorkResponse
+	20, // 46: misslab.v1.WorkService.FetchTable:output_type -> misslab.v1.FetchTableResponse
+	38, // [38:47] is the sub-list for method output_type
+	29, // [29:38] is the sub-list for method input_type
+	29, // [29:29] is the sub-list for extension type_name
+	29, // [29:29] is the sub-list for extension extendee
+	0,  // [0:29] is the sub-list for field type_name
 }
 
 func init() { file_misslab_v1_misslab_proto_init() }
@@ -2992,27 +3111,27 @@ func file_misslab_v1_misslab_proto_init() {
 	if File_misslab_v1_misslab_proto != nil {
 		return
 	}
-	file_misslab_v1_misslab_proto_msgTypes[21].OneofWrappers = []any{
+	file_misslab_v1_misslab_proto_msgTypes[22].OneofWrappers = []any{
 		(*WorkRequest_Hello)(nil),
 		(*WorkRequest_Heartbeat)(nil),
 		(*WorkRequest_Results)(nil),
 		(*WorkRequest_Release)(nil),
 	}
-	file_misslab_v1_misslab_proto_msgTypes[22].OneofWrappers = []any{
+	file_misslab_v1_misslab_proto_msgTypes[23].OneofWrappers = []any{
 		(*WorkResponse_Welcome)(nil),
 		(*WorkResponse_Sweep)(nil),
 		(*WorkResponse_Jobs)(nil),
 		(*WorkResponse_Ack)(nil),
 		(*WorkResponse_Cancel)(nil),
 	}
-	file_misslab_v1_misslab_proto_msgTypes[33].OneofWrappers = []any{}
+	file_misslab_v1_misslab_proto_msgTypes[34].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_misslab_v1_misslab_proto_rawDesc), len(file_misslab_v1_misslab_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   39,
+			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   2,
 		},
