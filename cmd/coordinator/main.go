@@ -22,6 +22,7 @@ import (
 	"github.com/misslab/misslab/internal/client"
 	"github.com/misslab/misslab/internal/embedded"
 	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/methods"
 	"github.com/misslab/misslab/internal/server"
 	"github.com/misslab/misslab/internal/worker"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
@@ -100,6 +101,7 @@ func serve(args []string) error {
 	lease := fs.Duration("lease", 30*time.Second, "lease lifetime without a heartbeat")
 	maxDeliveries := fs.Int("max-deliveries", 3, "failed deliveries before a job is marked failed")
 	level := fs.String("log-level", "info", "log level (trace, debug, info, warn, error)")
+	methodsFile := fs.String("methods", "", "methods file whose external methods bind a grid's names at submit (default: what connected workers offer)")
 	sec := addServeSecurity(fs)
 	af := addAddrFile(fs)
 	if _, err := parse(fs, args); err != nil {
@@ -108,10 +110,17 @@ func serve(args []string) error {
 	if *data == "" {
 		return errors.New("--data is required")
 	}
+	cat, err := loadMethods(*methodsFile)
+	if err != nil {
+		return err
+	}
 	log := newLogger("coordinator", *level)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts := server.Options{Logger: log, LeaseTTL: *lease, MaxDeliveries: *maxDeliveries}
+	if cat != nil {
+		opts.Methods = cat.Methods()
+	}
 	if err := sec.apply(ctx, *listen, &opts, log); err != nil {
 		return err
 	}
@@ -281,6 +290,7 @@ func run(args []string) error {
 	parallel := fs.Int("parallel", 0, "jobs at once (0: all cores)")
 	executor := fs.String("executor", "experiment", "job executor (experiment, deterministic, noop)")
 	level := fs.String("log-level", "warn", "log level")
+	methodsFile := fs.String("methods", "", "methods file of the external methods the grid may use (see docs/METHODS.md)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -296,11 +306,15 @@ func run(args []string) error {
 	if err != nil {
 		return err
 	}
+	cat, err := loadMethods(*methodsFile)
+	if err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	p := &client.Progress{Out: os.Stdout, TTY: isTTY(os.Stdout)}
 	ids, err := embedded.Run(ctx, f, embedded.Options{DataDir: *data, OutDir: *out, Parallel: *parallel,
-		Executor: exec, Logger: newLogger("run", *level), Progress: p})
+		Executor: exec, Logger: newLogger("run", *level), Progress: p, Methods: cat})
 	if errors.Is(err, context.Canceled) {
 		return errors.New("interrupted; stored results are kept and reused by the next run")
 	}
@@ -309,4 +323,12 @@ func run(args []string) error {
 		err = writeRunReports(ctx, cmp.Or(*data, *out), *out, ids)
 	}
 	return err
+}
+
+// loadMethods reads a methods file (--methods); nil without one.
+func loadMethods(path string) (*methods.Catalog, error) {
+	if path == "" {
+		return nil, nil
+	}
+	return methods.Load(path)
 }

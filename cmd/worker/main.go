@@ -12,11 +12,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methods"
 	"github.com/misslab/misslab/internal/worker"
 )
 
@@ -42,6 +45,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	maxBackoff := fs.Duration("max-backoff", 5*time.Second, "longest wait between reconnection attempts")
 	level := fs.String("log-level", "info", "log level (trace, debug, info, warn, error)")
 	tableDir := fs.String("table-dir", "", "directory of the tables fetched for table sweeps (default "+worker.DefaultTableDir()+")")
+	methodsFile := fs.String("methods", "", "methods file: the external methods this worker runs (see docs/METHODS.md)")
 	sec := addSecurity(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -65,11 +69,17 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return 2
 	}
 	exec = worker.WithTables(exec, tables)
+	offers, closeMethods, err := startMethods(*methodsFile, &exec, *parallel, log)
+	if err != nil {
+		log.Error("cannot start", "error", err)
+		return 2
+	}
+	defer closeMethods()
 	if *delay > 0 {
 		exec = worker.Slow{Executor: exec, Delay: *delay}
 	}
 	opts := worker.Options{Addr: *join, ID: *id, Parallel: *parallel, Prefetch: *prefetch, Executor: exec,
-		Logger: log, DrainTimeout: *drain, MaxBackoff: *maxBackoff, Tables: tables}
+		Logger: log, DrainTimeout: *drain, MaxBackoff: *maxBackoff, Tables: tables, Methods: offers}
 	if err := sec.setup(ctx, &opts, log); err != nil {
 		log.Error("cannot start", "error", err)
 		return 2
@@ -98,4 +108,29 @@ func openTables(dir string, log hclog.Logger) (*worker.TableStore, error) {
 	}
 	log.Warn("no table store: this worker cannot run table sweeps (give --table-dir a writable directory)", "error", err)
 	return nil, nil
+}
+
+// startMethods loads the methods file (--methods) and makes *exec run
+// its methods; it returns what the worker offers and a function that
+// stops the methods' processes. Without a file it does nothing.
+func startMethods(path string, exec *worker.Executor, parallel int, log hclog.Logger) ([]learn.Method, func(), error) {
+	if path == "" {
+		return nil, func() {}, nil
+	}
+	cat, err := methods.Load(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("--methods: %w", err)
+	}
+	if parallel <= 0 {
+		parallel = runtime.NumCPU()
+	}
+	r, err := methods.NewRunner(cat, methods.Options{MaxProcs: parallel, Logger: log.Named("methods")})
+	if err != nil {
+		return nil, nil, err
+	}
+	*exec = worker.WithMethods(*exec, r)
+	for _, m := range cat.Methods() {
+		log.Info("offering method", "method", m.Name, "kind", m.Kind, "id", m.ID[:16])
+	}
+	return cat.Methods(), func() { _ = r.Close() }, nil
 }

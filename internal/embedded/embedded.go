@@ -15,6 +15,8 @@ import (
 
 	"github.com/misslab/misslab/internal/client"
 	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methods"
 	"github.com/misslab/misslab/internal/server"
 	"github.com/misslab/misslab/internal/worker"
 )
@@ -31,6 +33,10 @@ type Options struct {
 	Logger   hclog.Logger
 	Progress *client.Progress // nil: no progress output
 	Coord    server.Options   // coordinator options (store, leases)
+	// Methods is the methods file (coordinator run --methods): the
+	// coordinator binds a grid's method names to it and the worker runs
+	// them. nil: a grid naming an external method is refused at submit.
+	Methods *methods.Catalog
 }
 
 // Run runs every sweep of f on this machine: a coordinator on a
@@ -56,6 +62,9 @@ func Run(ctx context.Context, f *grid.File, o Options) ([]string, error) {
 		return nil, err
 	}
 	o.Coord.Logger = o.Logger.Named("coordinator")
+	if o.Methods != nil {
+		o.Coord.Methods = o.Methods.Methods()
+	}
 	coord, err := server.Open(o.DataDir, o.Coord)
 	if err != nil {
 		return nil, err
@@ -67,6 +76,11 @@ func Run(ctx context.Context, f *grid.File, o Options) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	exec, offers, closeMethods, err := withMethods(o)
+	if err != nil {
+		return nil, err
+	}
+	defer closeMethods()
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -79,7 +93,7 @@ func Run(ctx context.Context, f *grid.File, o Options) ([]string, error) {
 	go func() {
 		defer close(workerDone)
 		_ = worker.Run(wctx, worker.Options{Addr: lis.Addr().String(), ID: "embedded", Parallel: o.Parallel,
-			Executor: worker.WithTables(o.Executor, tables), Tables: tables,
+			Executor: worker.WithTables(exec, tables), Tables: tables, Methods: offers,
 			Logger: o.Logger.Named("worker"), DrainTimeout: time.Second})
 	}()
 	defer func() { // the worker drains while the server still listens
@@ -100,6 +114,21 @@ func Run(ctx context.Context, f *grid.File, o Options) ([]string, error) {
 		return ids, fmt.Errorf("write results: %w", err)
 	}
 	return ids, nil
+}
+
+// withMethods returns the worker's executor and the methods it offers:
+// with o.Methods, the executor runs them in processes of a runner that
+// the returned function closes (stopping every process and removing its
+// temporary files).
+func withMethods(o Options) (worker.Executor, []learn.Method, func(), error) {
+	if o.Methods == nil {
+		return o.Executor, nil, func() {}, nil
+	}
+	r, err := methods.NewRunner(o.Methods, methods.Options{MaxProcs: o.Parallel, Logger: o.Logger.Named("methods")})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return worker.WithMethods(o.Executor, r), o.Methods.Methods(), func() { _ = r.Close() }, nil
 }
 
 func runAll(ctx context.Context, addr string, f *grid.File, p *client.Progress) ([]string, error) {

@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/misslab/misslab/internal/experiment"
 	"github.com/misslab/misslab/internal/grid"
@@ -24,15 +25,26 @@ type TablePaths interface {
 // threads (the worker's parallelism comes from running jobs side by side).
 // A table sweep's table is read from Tables (the worker fetches it
 // before the sweep's jobs run) once per sweep and shared by its jobs.
+//
+// Pipelines with external methods run through Methods, scoped to the
+// job's sweep so that a method process never serves two sweeps.
 type Experiment struct {
 	Threads int
 	Tables  TablePaths
+	Methods SweepMethods // nil: pipelines with external methods fail here
 	designs *designCache // nil: read the table for every job
+	ids     *sweepIDs    // nil: hash the sweep for every job
+}
+
+// SweepMethods runs external methods for one sweep at a time (a
+// *methods.Runner does).
+type SweepMethods interface {
+	ForSweep(sweepID string) learn.MethodRunner
 }
 
 // NewExperiment returns an Experiment that reads each table once.
 func NewExperiment(threads int, tables TablePaths) Experiment {
-	return Experiment{Threads: threads, Tables: tables, designs: newDesignCache()}
+	return Experiment{Threads: threads, Tables: tables, designs: newDesignCache(), ids: &sweepIDs{m: map[*grid.Sweep]string{}}}
 }
 
 // Execute implements Executor. A pipeline cut short by ctx makes the whole
@@ -52,7 +64,11 @@ func (e Experiment) Execute(ctx context.Context, sw *grid.Sweep, scenario, unit 
 		}
 		job.Design = d
 	}
-	rs := experiment.Run(ctx, job, learn.Env{Threads: e.Threads})
+	env := learn.Env{Threads: e.Threads}
+	if e.Methods != nil && len(sw.Methods()) > 0 {
+		env.Methods = e.Methods.ForSweep(e.ids.of(sw))
+	}
+	rs := experiment.Run(ctx, job, env)
 	if len(rs) != len(pipelines) {
 		return nil, fmt.Errorf("experiment returned %d results for %d pipelines", len(rs), len(pipelines))
 	}
@@ -67,6 +83,43 @@ func (e Experiment) Execute(ctx context.Context, sw *grid.Sweep, scenario, unit 
 			ImputeRMSETrain: r.ImputeRMSETrain, ImputeRMSETest: r.ImputeRMSETest}
 	}
 	return out, nil
+}
+
+// WithMethods returns e running external methods with m when e is an
+// Experiment (or a Slow around one); other executors are returned
+// unchanged.
+func WithMethods(e Executor, m SweepMethods) Executor {
+	switch x := e.(type) {
+	case Experiment:
+		x.Methods = m
+		return x
+	case Slow:
+		x.Executor = WithMethods(x.Executor, m)
+		return x
+	}
+	return e
+}
+
+// sweepIDs remembers the content hash of the sweeps a worker runs (a
+// worker keeps one *grid.Sweep per sweep it has the spec of).
+type sweepIDs struct {
+	mu sync.Mutex
+	m  map[*grid.Sweep]string
+}
+
+// of returns sw's id, sw.Hash(), computed once per sweep.
+func (s *sweepIDs) of(sw *grid.Sweep) string {
+	if s == nil {
+		return sw.Hash()
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	id, ok := s.m[sw]
+	if !ok {
+		id = sw.Hash()
+		s.m[sw] = id
+	}
+	return id
 }
 
 // WithTables returns e reading tables from t when e is an Experiment

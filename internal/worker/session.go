@@ -8,6 +8,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/misslab/misslab/internal/wire"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
 
@@ -120,7 +121,8 @@ func (w *Worker) runSession(ctx context.Context, client pb.WorkServiceClient) er
 func (w *Worker) hello() *pb.Hello {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	h := &pb.Hello{WorkerId: w.opts.ID, Capacity: int32(w.opts.Parallel + w.opts.Prefetch)}
+	h := &pb.Hello{WorkerId: w.opts.ID, Capacity: int32(w.opts.Parallel + w.opts.Prefetch),
+		Methods: wire.MethodsToProto(w.opts.Methods)}
 	if w.draining {
 		h.Capacity = 0 // the coordinator clamps to 1; drained jobs are released at once
 	}

@@ -19,6 +19,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/wire"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
@@ -47,6 +48,11 @@ type Options struct {
 	// table is fetched from the coordinator into it before the sweep's
 	// jobs run. nil: such sweeps' jobs fail on this worker.
 	Tables *TableStore
+	// Methods are the external methods this worker can run (its methods
+	// file, identities computed), announced in every Hello so that the
+	// coordinator leases it only jobs it can run; the Executor must run
+	// them (see WithMethods).
+	Methods []learn.Method
 }
 
 // Results go out in messages of about resultBatchBytes; a message from
