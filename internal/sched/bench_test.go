@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"fmt"
 	"runtime"
 	"testing"
 )
@@ -46,5 +47,57 @@ func BenchmarkSweepMemory1M(b *testing.B) {
 		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc), "heap-bytes")
 		runtime.KeepAlive(sw)
 		runtime.KeepAlive(s)
+	}
+}
+
+// BenchmarkSchedulerPerJobCaps measures coordinator CPU per no-op job with
+// 1000 workers of capacity 4, every one asking for leases in turn (the
+// incapable ones get nothing, or only built-in-only partial jobs, and
+// their empty requests are counted in):
+//   - none: no sweep needs anything (baseline at the same scale);
+//   - half: pipeline 1 of 4 needs "py@x", offered by half of the workers;
+//   - none-partial: as none, with every other job lacking only pipeline 0;
+//   - half-partial: as half, with every other job lacking only pipeline 0
+//     (built in), which the incapable workers take.
+func BenchmarkSchedulerPerJobCaps(b *testing.B) {
+	for _, bc := range []struct {
+		name           string
+		needs, partial bool
+	}{{"none", false, false}, {"half", true, false}, {"none-partial", false, true}, {"half-partial", true, true}} {
+		b.Run(bc.name, func(b *testing.B) {
+			s := New(Options{})
+			sw := NewSweep("bench", "", 1000, (b.N+999)/1000, 4)
+			if bc.needs {
+				sw.Require(1, "py@x")
+			}
+			for j := 0; bc.partial && j < sw.Jobs(); j += 2 {
+				sw.MarkPartial(j, []int{0})
+			}
+			s.Add(sw)
+			ws := make([]*Worker, 1000)
+			for i := range ws {
+				var caps []string
+				if i%2 == 0 {
+					caps = []string{"py@x"}
+				}
+				ws[i] = s.Connect(fmt.Sprint("w", i), 4, caps...)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			done, calls := 0, 0
+			for done < b.N {
+				for _, w := range ws {
+					calls++
+					for _, g := range s.Lease(w) {
+						if o, _ := s.Complete(w, g.Token, sw.ID, g.Job, nil); o != Accepted {
+							b.Fatal(o)
+						}
+						s.Committed(sw.ID, g.Job)
+						done++
+					}
+				}
+			}
+			b.ReportMetric(float64(calls)/float64(done), "leases/job")
+		})
 	}
 }

@@ -63,7 +63,7 @@ type Scheduler struct {
 	leases  map[uint64]*lease
 	workers map[*Worker]struct{}
 	offers  map[string]int // capability → connected workers offering it
-	tokens  *rand.ChaCha8 // lease tokens: unguessable, fresh per process
+	tokens  *rand.ChaCha8  // lease tokens: unguessable, fresh per process
 }
 
 // lease is one delivery of a job to a worker.
