@@ -133,3 +133,7 @@ func requireMethods(sw *sched.Sweep, spec *grid.Sweep) {
 		}
 	}
 }
+
+// Offers returns, per capability ("name@id"), how many connected workers
+// offer it.
+func (c *Coordinator) Offers() map[string]int { return c.sched.Offers() }
