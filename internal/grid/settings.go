@@ -123,13 +123,18 @@ func (p *parser) merge(n named, lb, sb settingsBlock) (merged, bool) {
 	ok := true
 	maps.Copy(m.vals, lb.vals)
 	maps.Copy(m.keys, lb.keys)
-	for _, k := range slices.Sorted(maps.Keys(sb.vals)) {
+	prefix := ""
+	if n.spec.ImputerMethod.External() { // its keys are its own: "<imputer>.<key>"
+		prefix = n.spec.Strategy + "."
+	}
+	for _, key := range slices.Sorted(maps.Keys(sb.vals)) {
+		k := prefix + key
 		if _, both := m.vals[k]; both {
 			p.ds.add(sb.hdr, "strategy."+n.spec.Strategy, "%q is set both here and in learner %q (line %d); set it in one place",
 				k, n.spec.Learner, lb.hdr.Start.Line)
 			ok = false
 		}
-		m.vals[k], m.keys[k] = sb.vals[k], sb.keys[k]
+		m.vals[k], m.keys[k] = sb.vals[key], sb.keys[key]
 	}
 	switch {
 	case len(lb.vals) > 0:

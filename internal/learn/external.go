@@ -26,7 +26,7 @@ func methodCall(spec Spec, m Method, s Settings, env Env) (MethodRunner, MethodC
 			ErrUnknownPipeline, spec.Name(), m.Name)
 	}
 	threads := max(env.Threads, 1)
-	return env.Methods, MethodCall{Method: m, Settings: MethodSettings(spec, s), Threads: threads}, nil
+	return env.Methods, MethodCall{Method: m, Settings: MethodSettings(spec, s, m), Threads: threads}, nil
 }
 
 // extLearner is an external learner: Fit keeps copies of the training

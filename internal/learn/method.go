@@ -70,9 +70,8 @@ type MethodTiming struct {
 // MethodCall is one call of an external method.
 type MethodCall struct {
 	Method Method // bound: ID set
-	// Settings are the pipeline's setting overrides that no built-in
-	// component of the pipeline takes (every override when the learner
-	// is external; see ResolveSettings).
+	// Settings are the pipeline's setting overrides meant for this method
+	// (see MethodSettings).
 	Settings Settings
 	// Seed is the method's only source of randomness, in [0, 2³¹−1) so
 	// that R's set.seed and numpy take it as it is. It is drawn from the

@@ -98,9 +98,9 @@ func (s Settings) String() string {
 // wrapping ErrBadSetting. A learner family that is not registered yet
 // gives an error wrapping ErrNotImplemented instead.
 //
-// A pipeline with an external method (Spec.External) also accepts keys
-// that no built-in component of it takes: they are the method's settings
-// (see MethodSettings), kept in the result as given, and must be finite.
+// A pipeline with an external method (Spec.External) also accepts its
+// methods' keys (see MethodSettings for which): kept in the result as
+// given, unchecked but for being finite.
 func ResolveSettings(spec Spec, s Settings) (Settings, error) {
 	label := spec.Name()
 	if spec.Learner == Bayes {
@@ -120,7 +120,7 @@ func ResolveSettings(spec Spec, s Settings) (Settings, error) {
 	params := append(slices.Clone(fam.Params), StrategyParams[spec.Strategy]...)
 	builtin, free := s, Settings(nil)
 	if spec.External() {
-		builtin, free = splitSettings(params, fam.Presets, s)
+		builtin, free = splitSettings(spec, params, fam.Presets, s)
 	}
 	preset, explicit, err := checkKeys(label, params, fam.Presets, builtin)
 	if err = errors.Join(err, checkFree(label, free)); err != nil {
@@ -138,32 +138,52 @@ func ResolveSettings(spec Spec, s Settings) (Settings, error) {
 	return out, nil
 }
 
-// MethodSettings returns the overrides of s that no built-in component
-// of spec takes: the settings its external methods receive (nil for a
-// pipeline without one). They are passed on unchecked but must be
-// finite (ResolveSettings says so).
-func MethodSettings(spec Spec, s Settings) Settings {
-	if !spec.External() {
+// MethodSettings returns the overrides of s that external method m of
+// spec receives (nil when m is not one of spec's methods):
+//   - an external imputer gets the keys written "<imputer>.<key>" (the
+//     grid's strategy block for it writes them so), without the prefix;
+//   - an external learner gets the keys without a dot that no built-in
+//     strategy of the pipeline takes.
+//
+// So a key reaches exactly one component, and a built-in learner's keys
+// are still checked against its family.
+func MethodSettings(spec Spec, s Settings, m Method) Settings {
+	switch m {
+	case Method{}:
 		return nil
+	case spec.ImputerMethod:
+		out := Settings{}
+		for k, v := range s {
+			if rest, ok := strings.CutPrefix(k, m.Name+"."); ok {
+				out[rest] = v
+			}
+		}
+		return out
+	case spec.LearnerMethod:
+		_, free := splitSettings(spec, StrategyParams[spec.Strategy], nil, s)
+		maps.DeleteFunc(free, func(k string, _ float64) bool { return strings.Contains(k, ".") })
+		return free
 	}
-	var fam Family
-	if !spec.LearnerMethod.External() {
-		fam = families[spec.Learner]
-	}
-	_, free := splitSettings(append(slices.Clone(fam.Params), StrategyParams[spec.Strategy]...), fam.Presets, s)
-	return free
+	return nil
 }
 
 // splitSettings splits s into the keys params or presets name and the
-// rest.
-func splitSettings(params []Param, presets map[string]Settings, s Settings) (builtin, free Settings) {
+// ones for spec's external methods: "<imputer>.<key>" for an external
+// imputer, any other key without a dot for an external learner. Keys
+// that fit neither stay in builtin, to be reported there.
+func splitSettings(spec Spec, params []Param, presets map[string]Settings, s Settings) (builtin, free Settings) {
 	builtin, free = Settings{}, Settings{}
 	for k, v := range s {
 		_, isPreset := presets[k]
-		if isPreset || slices.ContainsFunc(params, func(p Param) bool { return p.Key == k }) {
+		known := isPreset || slices.ContainsFunc(params, func(p Param) bool { return p.Key == k })
+		imp := spec.ImputerMethod.External() && strings.HasPrefix(k, spec.ImputerMethod.Name+".")
+		switch {
+		case known:
 			builtin[k] = v
-		} else {
+		case imp, spec.LearnerMethod.External() && !strings.Contains(k, "."):
 			free[k] = v
+		default:
+			builtin[k] = v
 		}
 	}
 	return builtin, free

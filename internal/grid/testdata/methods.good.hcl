@@ -20,7 +20,7 @@ sweep "byom" {
   learner "hgb" {
     max_iter = 50
   }
-  strategy "iterative" {
+  strategy "iterative" { # reaches the imputer alone, as iterative.n_nearest_features
     n_nearest_features = 3
   }
   learner "tree" {
