@@ -27,7 +27,7 @@ type fake struct {
 
 // fixture is a methods file of fake methods and a Runner over it.
 type fixture struct {
-	t   *testing.T
+	t   testing.TB
 	dir string // the methods file's directory
 	log string // the fakes' shared log
 	cat *Catalog
@@ -36,7 +36,13 @@ type fixture struct {
 
 // newFixture writes a methods file for fakes (the test binary as command,
 // fixture.txt as file), loads it and makes a Runner with maxProcs.
-func newFixture(t *testing.T, maxProcs int, fakes ...fake) *fixture {
+func newFixture(t testing.TB, maxProcs int, fakes ...fake) *fixture {
+	t.Helper()
+	return newFixtureIn(t, t.TempDir(), maxProcs, fakes...)
+}
+
+// newFixtureIn is newFixture with the Runner's TempDir.
+func newFixtureIn(t testing.TB, tmp string, maxProcs int, fakes ...fake) *fixture {
 	t.Helper()
 	exe, err := filepath.Abs(os.Args[0])
 	if err != nil {
@@ -74,7 +80,7 @@ func newFixture(t *testing.T, maxProcs int, fakes ...fake) *fixture {
 	if f.cat, err = Load(path); err != nil {
 		t.Fatal(err)
 	}
-	if f.r, err = NewRunner(f.cat, Options{TempDir: t.TempDir(), MaxProcs: maxProcs}); err != nil {
+	if f.r, err = NewRunner(f.cat, Options{TempDir: tmp, MaxProcs: maxProcs}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.r.Close() })

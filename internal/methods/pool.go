@@ -251,6 +251,9 @@ func (p *pool) close() {
 func (p *pool) call(ctx context.Context, sweep string, req *request, prepare func()) (reply, error) {
 	name := p.e.cfg.Name
 	for attempt := 1; ; attempt++ {
+		if err := ctx.Err(); err != nil {
+			return reply{}, fmt.Errorf("%s: %w", name, err)
+		}
 		pr, err := p.acquire(ctx, sweep)
 		if err != nil {
 			if errors.Is(err, ErrClosed) || ctx.Err() != nil {
@@ -267,34 +270,44 @@ func (p *pool) call(ctx context.Context, sweep string, req *request, prepare fun
 		p.r.calls.Add(1)
 		rep, out, detail := pr.roundTrip(ctx, req, p.e.cfg.Timeout)
 		p.release(pr, out == outOK)
-		switch out {
-		case outOK:
-			if !*rep.OK {
-				return rep, fmt.Errorf("%s: %s%s: %w", name, oneLine(rep.Error), tailOf(pr), learn.ErrMethodFailed)
-			}
+		if out == outOK && *rep.OK {
 			return rep, nil
-		case outCrash:
-			p.r.crashes.Add(1)
-			p.log.Warn("process crashed", "pid", pr.pid, "sweep", sweep, "status", pr.status(), "attempt", attempt)
-			if attempt == 1 {
-				continue
-			}
-			return reply{}, fmt.Errorf("%s: %s, twice%s: %w", name, detail, tailOf(pr), learn.ErrMethodCrash)
-		case outTimeout:
-			p.r.timeouts.Add(1)
-			p.log.Warn("call timed out; process killed", "pid", pr.pid, "sweep", sweep, "timeout", p.e.cfg.Timeout)
-			msg := "timed out after " + p.e.cfg.Timeout.String()
-			if detail != "" {
-				msg += " (" + detail + ")"
-			}
-			return reply{}, fmt.Errorf("%s: %s%s: %w", name, msg, tailOf(pr), learn.ErrMethodTimeout)
-		case outGarbage:
-			p.log.Warn("malformed reply; process killed", "pid", pr.pid, "sweep", sweep, "detail", detail)
-			return reply{}, fmt.Errorf("%s: %s%s: %w", name, detail, tailOf(pr), learn.ErrMethodOutput)
-		default:
-			return reply{}, fmt.Errorf("%s: %w", name, ctx.Err())
+		}
+		if retry, err := p.failure(ctx, pr, rep, out, detail, attempt); !retry {
+			return reply{}, err
 		}
 	}
+}
+
+// failure turns an unsuccessful round trip on pr into the call's error,
+// or asks for a retry (a first crash).
+func (p *pool) failure(ctx context.Context, pr *proc, rep reply, out outcome, detail string, attempt int) (retry bool, err error) {
+	name, log := p.e.cfg.Name, p.log.With("pid", pr.pid, "sweep", pr.sweep)
+	switch out {
+	case outOK:
+		return false, fmt.Errorf("%s: %s%s: %w", name, oneLine(rep.Error), tailOf(pr), learn.ErrMethodFailed)
+	case outCrash:
+		p.r.crashes.Add(1)
+		log.Warn("process crashed", "status", pr.status(), "attempt", attempt)
+		if attempt == 1 {
+			log.Info("restarting and retrying the call")
+			return true, nil
+		}
+		return false, fmt.Errorf("%s: %s, twice%s: %w", name, detail, tailOf(pr), learn.ErrMethodCrash)
+	case outTimeout:
+		p.r.timeouts.Add(1)
+		log.Warn("call timed out; process killed", "timeout", p.e.cfg.Timeout)
+		msg := "timed out after " + p.e.cfg.Timeout.String()
+		if detail != "" {
+			msg += " (" + detail + ")"
+		}
+		return false, fmt.Errorf("%s: %s%s: %w", name, msg, tailOf(pr), learn.ErrMethodTimeout)
+	case outGarbage:
+		log.Warn("malformed reply; process killed", "detail", detail)
+		return false, fmt.Errorf("%s: %s%s: %w", name, detail, tailOf(pr), learn.ErrMethodOutput)
+	}
+	log.Info("call cancelled; process killed")
+	return false, fmt.Errorf("%s: %w", name, ctx.Err())
 }
 
 // tailOf formats the stderr tail of pr for an error message.
