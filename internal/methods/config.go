@@ -57,9 +57,15 @@ type Config struct {
 	Dir            string
 	Version        string // free text, part of the identity
 	AcceptsMissing bool   // learners only: the method takes NA itself
-	Timeout        time.Duration
-	StartTimeout   time.Duration
-	Env            map[string]string // extra environment variables of the child
+	// Timeout limits each call (DefaultTimeout when the file says none).
+	Timeout time.Duration
+	// StartTimeout limits the wait for a new process's ready line
+	// (DefaultStartTimeout when the file says none).
+	StartTimeout time.Duration
+	// Env holds extra environment variables of the child, on top of the
+	// protocol's own (PATH, LANG, HOME, TMPDIR, MISSLAB_METHOD,
+	// MISSLAB_PROTOCOL; PATH and LANG may be overridden).
+	Env map[string]string
 }
 
 // Catalog is a parsed methods file with every method's identity computed.
