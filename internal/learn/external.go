@@ -11,9 +11,9 @@ import (
 	"github.com/misslab/misslab/internal/learn/impute"
 )
 
-// methodSeed draws an external method's seed from the pipeline's stream:
-// 31 bits, so that R's set.seed takes it unchanged.
-func methodSeed(rng *rand.Rand) int64 { return int64(rng.Uint64() >> 33) }
+// methodSeed draws an external method's seed from the pipeline's stream,
+// in [0, 2³¹−1) so that R's set.seed takes it unchanged.
+func methodSeed(rng *rand.Rand) int64 { return int64(rng.Uint64() % (1<<31 - 1)) }
 
 // methodCall prepares the calls of external method m of a pipeline.
 func methodCall(spec Spec, m Method, s Settings, env Env) (MethodRunner, MethodCall, error) {
