@@ -29,8 +29,26 @@ fmt-check:
 vet:
 	$(GO) vet $(PKGS)
 
-unit:
-	$(GO) test -race -count=1 -timeout 45m $(PKGS)
+## unit installs what the shipped external methods need first
+## (python3-sklearn, r-cran-rpart; scripts/install-methods-deps.sh) and
+## requires it, so that their tests (examples/methods: the adapters, and
+## R's rpart against tree/surrogate end to end) run instead of skipping.
+unit: methods-deps
+	MISSLAB_REQUIRE_METHODS=1 $(GO) test -race -count=1 -timeout 45m $(PKGS)
+
+## methods-deps: Debian's python3-numpy, python3-sklearn, r-base-core and
+## r-cran-rpart, for the shipped methods of examples/methods (never a
+## runtime requirement of misslab itself).
+.PHONY: methods-deps byom
+methods-deps:
+	bash scripts/install-methods-deps.sh
+
+## byom: examples/byom.hcl, misslab's pipelines beside the shipped
+## scikit-learn and R methods (docs/METHODS.md), results in out/byom.
+## /usr/bin comes first on the methods' PATH so that python3 is Debian's,
+## which has scikit-learn.
+byom: methods-deps
+	PATH=/usr/bin:$$PATH $(GO) run ./cmd/coordinator run examples/byom.hcl --methods examples/methods/methods.hcl --out out/byom
 
 ## unit-short: the quick check while developing (about 2 min on 2 cores):
 ## every package's tests with -short, which skips the tests over ~5 s

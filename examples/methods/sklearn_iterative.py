@@ -8,12 +8,17 @@ Settings (a number each; anything else is an error naming it):
   n_nearest_features  0 = every feature                    default 0
   sample_posterior    1 = draw from the posterior          default 0
 
-random_state is the request's seed. keep_empty_features is on, so a
-column with no observed training value is kept (filled with 0) rather
-than dropped; the helper returns every observed entry unchanged. Linear
-algebra runs on one BLAS thread so the result never depends on `threads`.
+random_state is the request's seed. A column with no observed training
+value is left out of the fit and filled with 0 (the helper's rule), rather
+than passed to scikit-learn with keep_empty_features=True: in
+scikit-learn 1.2 that option makes IterativeImputer skip every round and
+return the initial mean imputation (n_iter_ = 0), which examples/methods'
+tests check against. Every observed entry is returned unchanged.
+Linear algebra runs on one BLAS thread so the result never depends on
+`threads`.
 """
 
+import numpy as np
 from sklearn.experimental import enable_iterative_imputer  # noqa: F401 (registers the class)
 from sklearn.impute import IterativeImputer
 from threadpoolctl import threadpool_limits
@@ -33,18 +38,25 @@ def fit_transform(X, seed, settings, threads):
     s = with_defaults(settings, DEFAULTS)
     if s["sample_posterior"] not in (0, 1):
         raise ValueError("setting sample_posterior = %r must be 0 or 1" % s["sample_posterior"])
+    keep = ~np.isnan(X).all(axis=0)  # columns with an observed training value
     imp = IterativeImputer(
         max_iter=integer(s, "max_iter", 1), tol=s["tol"],
         n_nearest_features=integer(s, "n_nearest_features", 0) or None,
-        sample_posterior=bool(s["sample_posterior"]),
-        keep_empty_features=True, random_state=seed)
-    with threadpool_limits(limits=1):
-        return imp, imp.fit_transform(X)
+        sample_posterior=bool(s["sample_posterior"]), random_state=seed)
+    out = np.zeros_like(X)
+    if keep.any():
+        with threadpool_limits(limits=1):
+            out[:, keep] = imp.fit_transform(X[:, keep])
+    return (imp, keep), out
 
 
-def transform(imp, X_test):
-    with threadpool_limits(limits=1):
-        return imp.transform(X_test)
+def transform(model, X_test):
+    imp, keep = model
+    out = np.zeros_like(X_test)
+    if keep.any():
+        with threadpool_limits(limits=1):
+            out[:, keep] = imp.transform(X_test[:, keep])
+    return out
 
 
 if __name__ == "__main__":
