@@ -26,7 +26,12 @@ type CostModel struct {
 	Learners   map[string]PowerLaw // per learner family (learn.Tree, ...)
 	Strategies map[string]PowerLaw // extra cost per strategy (e.g. Gaussian EM); absent means 0
 	Fallback   PowerLaw            // for learners missing from Learners
-	Job        PowerLaw            // per job, shared by its pipelines
+	// ExternalLearner and ExternalImputer are the cost of one call of an
+	// external method (docs/METHODS.md), which misslab cannot know: a
+	// guess from the shipped scikit-learn and R methods (see
+	// DefaultCostModel); plan says so.
+	ExternalLearner, ExternalImputer PowerLaw
+	Job                              PowerLaw // per job, shared by its pipelines
 	Cores      int                 // cores working on the grid, for wall time (< 1 means 1)
 }
 
@@ -56,6 +61,11 @@ func DefaultCostModel() CostModel {
 			learn.Gaussian: {0.0015, 1},
 		},
 		Fallback: PowerLaw{0.1, 1.2},
+		// examples/byom.hcl on the same machine: scikit-learn's HGB 0.37 s
+		// and R's rpart 0.06 s per fit + predict, KNNImputer 0.1 s and
+		// IterativeImputer 0.06 s per call, protocol included.
+		ExternalLearner: PowerLaw{0.3, 1},
+		ExternalImputer: PowerLaw{0.1, 1},
 		Job:      PowerLaw{0.0004, 1},
 		Cores:    2,
 	}
@@ -66,10 +76,17 @@ func DefaultCostModel() CostModel {
 func (c CostModel) FitSeconds(pipeline Pipeline, nTrain int) float64 {
 	spec := pipeline.Spec()
 	law, ok := c.Learners[spec.Learner]
-	if !ok {
+	switch {
+	case spec.LearnerMethod.External():
+		law = c.ExternalLearner
+	case !ok:
 		law = c.Fallback
 	}
-	return law.At(nTrain) + c.Strategies[spec.Strategy].At(nTrain)
+	imp := c.Strategies[spec.Strategy]
+	if spec.ImputerMethod.External() {
+		imp = c.ExternalImputer
+	}
+	return law.At(nTrain) + imp.At(nTrain)
 }
 
 func (c CostModel) cores() int { return max(c.Cores, 1) }

@@ -15,6 +15,7 @@ import (
 
 // PlanSummary describes what a grid file would run, without running it.
 type PlanSummary struct {
+	cost     CostModel
 	Path     string
 	Cores    int      // from the cost model, ≥ 1
 	Learners []string // learner families with fits, in learn.Learners order
@@ -28,7 +29,8 @@ type SweepPlan struct {
 	Scenarios   int
 	Repetitions int
 	Jobs        int
-	Pipelines   []string       // canonical pipelines, in sweep order
+	Pipelines   []string       // pipeline labels (Pipeline.Label), in sweep order
+	Methods     []string       // the external methods the sweep's pipelines name
 	Fits        map[string]int // fits per learner family: jobs × its pipelines
 	CPUSeconds  float64        // estimated single-core seconds for the whole sweep
 	LongestJob  float64        // estimated seconds of the most expensive job
@@ -46,7 +48,7 @@ type Axis struct {
 
 // Plan summarises f under cost: counts are exact, times are estimates.
 func (f *File) Plan(cost CostModel) PlanSummary {
-	p := PlanSummary{Path: f.Path, Cores: cost.cores()}
+	p := PlanSummary{Path: f.Path, Cores: cost.cores(), cost: cost}
 	used := map[string]bool{}
 	for _, s := range f.Sweeps {
 		sp := planSweep(s, cost)
@@ -71,10 +73,13 @@ func planSweep(s *Sweep, cost CostModel) SweepPlan {
 	sp := SweepPlan{Name: s.Name, Hash: s.Hash(), Scenarios: len(s.Scenarios),
 		Repetitions: s.Repetitions, Jobs: s.Jobs(), Fits: map[string]int{}}
 	for _, pl := range s.Pipelines {
-		sp.Pipelines = append(sp.Pipelines, pl.Canonical())
+		sp.Pipelines = append(sp.Pipelines, pl.Label())
 		sp.Fits[pl.Learner()] += s.Jobs()
 	}
 	sp.Table = tablePlan(s)
+	for _, m := range s.Methods() {
+		sp.Methods = append(sp.Methods, m.Name)
+	}
 	for _, sc := range s.Scenarios {
 		n, width := sc.NTrain, 1.0
 		if sp.Table != nil {
@@ -185,6 +190,11 @@ func (p PlanSummary) WriteText(w io.Writer) error {
 		writeSweep(&b, s)
 	}
 	b.WriteString("\nTimes are estimates from single-core benchmarks at n = 1000 (docs/BENCHMARKS.md); counts are exact.\n")
+	if ext := p.methods(); len(ext) > 0 {
+		fmt.Fprintf(&b, "External methods (%s) are counted as %s per learner call and %s per imputer call at n = 1000,\n"+
+			"a guess from the shipped scikit-learn and R methods: misslab cannot know their cost.\n",
+			strings.Join(ext, ", "), human(p.cost.ExternalLearner.At(1000)), human(p.cost.ExternalImputer.At(1000)))
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -299,4 +309,18 @@ func human(sec float64) string {
 		return fmt.Sprintf("%dh%02dm", m/60, m%60)
 	}
 	return fmt.Sprintf("%.1fd", sec/86400)
+}
+
+// methods lists the external methods of every sweep, each once, sorted.
+func (p PlanSummary) methods() []string {
+	var out []string
+	for _, s := range p.Sweeps {
+		for _, m := range s.Methods {
+			if !slices.Contains(out, m) {
+				out = append(out, m)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
