@@ -225,7 +225,16 @@ func writeStatus(w io.Writer, sts []*pb.SweepStatus) error {
 		fmt.Fprintf(tw, "%.12s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\n", s.GetSweepId(), s.GetName(), state,
 			s.GetJobs(), s.GetDone(), s.GetFailed(), s.GetRunning(), s.GetReused(), firstLine(s.GetLastError()))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, s := range sts {
+		if len(s.GetWaitingFor()) > 0 {
+			fmt.Fprintf(w, "%.12s waits for a worker offering %s (worker --methods; see docs/METHODS.md)\n",
+				s.GetSweepId(), strings.Join(s.GetWaitingFor(), ", "))
+		}
+	}
+	return nil
 }
 
 func firstLine(s string) string {

@@ -3,6 +3,7 @@ package client
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -24,7 +25,12 @@ type Progress struct {
 }
 
 // Tally sums statuses.
-type Tally struct{ Jobs, Done, Failed, Running, Reused int64 }
+type Tally struct {
+	Jobs, Done, Failed, Running, Reused int64
+	// WaitingFor lists the external methods ("name@id") that some
+	// sweep's jobs need and no connected worker offers.
+	WaitingFor []string
+}
 
 // Sum adds up the statuses; finished reports whether none is running.
 func Sum(sts []*pb.SweepStatus) (t Tally, finished bool) {
@@ -35,6 +41,11 @@ func Sum(sts []*pb.SweepStatus) (t Tally, finished bool) {
 		t.Failed += s.GetFailed()
 		t.Running += s.GetRunning()
 		t.Reused += s.GetReused()
+		for _, m := range s.GetWaitingFor() {
+			if !slices.Contains(t.WaitingFor, m) {
+				t.WaitingFor = append(t.WaitingFor, m)
+			}
+		}
 		if s.GetState() == pb.SweepStatus_STATE_RUNNING {
 			finished = false
 		}
@@ -95,6 +106,9 @@ func (p *Progress) Line(t Tally, now time.Time) string {
 	if rate := float64(finished-p.startDone) / elapsed; elapsed > 0 && rate > 0 {
 		eta := time.Duration(float64(t.Jobs-finished) / rate * float64(time.Second)).Round(time.Second)
 		fmt.Fprintf(&b, "  %.1f jobs/s  ETA %s", rate, eta)
+	}
+	if len(t.WaitingFor) > 0 {
+		b.WriteString("  waiting for a worker offering " + strings.Join(t.WaitingFor, ", "))
 	}
 	return b.String()
 }

@@ -51,3 +51,18 @@ func TestProgressRateAndETA(t *testing.T) {
 		t.Errorf("terminal line %q", got)
 	}
 }
+
+// TestProgressSaysWhatItWaitsFor: a sweep whose jobs need a method no
+// connected worker offers says so on the progress line, each method once.
+func TestProgressSaysWhatItWaitsFor(t *testing.T) {
+	var out strings.Builder
+	p := &Progress{Out: &out, Now: func() time.Time { return time.Unix(0, 0) }}
+	p.Update([]*pb.SweepStatus{
+		{Jobs: 10, State: pb.SweepStatus_STATE_RUNNING, WaitingFor: []string{"hgb@3f2a"}},
+		{Jobs: 5, State: pb.SweepStatus_STATE_RUNNING, WaitingFor: []string{"hgb@3f2a", "rpart@9b1c"}},
+	})
+	want := "  0.0%  0/15 done  0 failed  0 running  waiting for a worker offering hgb@3f2a, rpart@9b1c\n"
+	if got := out.String(); got != want {
+		t.Errorf("line %q, want %q", got, want)
+	}
+}
