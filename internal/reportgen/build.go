@@ -79,7 +79,7 @@ func Build(ctx context.Context, st *store.Store, rec store.SweepRecord) (report.
 	if sw.IsTable() {
 		g.flushFolds()
 	}
-	in := report.Input{Sweep: sw.Name, SweepID: rec.ID + settingsText(sw) + oorText(sw), Records: g.records,
+	in := report.Input{Sweep: sw.Name, SweepID: rec.ID + settingsText(sw) + oorText(sw) + methodsText(sw), Records: g.records,
 		Failures: g.failures, Scenarios: g.scenarios()}
 	if err := jobs(st, rec, g, &in); err != nil {
 		return report.Input{}, err
@@ -128,10 +128,25 @@ func pipelineKeys(sw *grid.Sweep) []string {
 	for i, p := range sw.Pipelines {
 		keys[i] = p.Name()
 		if count[p.Name()] > 1 {
-			keys[i] = p.Canonical()
+			keys[i] = p.Label()
 		}
 	}
 	return keys
+}
+
+// methodsText names the identities of the sweep's external methods, e.g.
+// "  ·  methods: hgb 3f2a9c1b2d4e5f60, rpart 9b1c…" (first 16 hex digits;
+// the full ones are in the store and in results.csv's pipeline column).
+// It is empty for a sweep of built-in pipelines.
+func methodsText(sw *grid.Sweep) string {
+	var parts []string
+	for _, m := range sw.Methods() {
+		parts = append(parts, m.Name+" "+m.ID[:min(16, len(m.ID))])
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "  ·  methods: " + strings.Join(parts, ", ")
 }
 
 // settingsText lists the learner settings of the sweep's pipelines, per
@@ -144,16 +159,16 @@ func settingsText(sw *grid.Sweep) string {
 		if byLearner[l] == nil {
 			byLearner[l] = map[string]bool{}
 		}
-		byLearner[l][strings.TrimPrefix(p.Canonical(), p.Name())] = true
+		byLearner[l][strings.TrimPrefix(p.Label(), p.Name())] = true
 	}
 	var parts []string
 	for _, p := range sw.Pipelines {
 		l := p.Learner()
-		part := strings.TrimPrefix(p.Canonical(), p.Name())
+		part := strings.TrimPrefix(p.Label(), p.Name())
 		if len(byLearner[l]) == 1 {
 			part = l + part
 		} else if part != "" {
-			part = p.Canonical()
+			part = p.Label()
 		}
 		if !strings.HasSuffix(part, "}") || slices.Contains(parts, part) {
 			continue // no settings, or listed already

@@ -23,7 +23,7 @@ func oorText(sw *grid.Sweep) string {
 		}
 		c := oorConvention(p.Resolved())
 		same = same && (len(conv) == 0 || conv[0] == c)
-		names, conv = append(names, p.Canonical()), append(conv, c)
+		names, conv = append(names, p.Label()), append(conv, c)
 	}
 	switch {
 	case len(conv) == 0:
