@@ -46,6 +46,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	level := fs.String("log-level", "info", "log level (trace, debug, info, warn, error)")
 	tableDir := fs.String("table-dir", "", "directory of the tables fetched for table sweeps (default "+worker.DefaultTableDir()+")")
 	methodsFile := fs.String("methods", "", "methods file: the external methods this worker runs (see docs/METHODS.md)")
+	methodDir := fs.String("method-dir", "", "where methods' per-call files go (default: $TMPDIR, else /dev/shm when it has 256 MiB free, else the system temporary directory)")
 	sec := addSecurity(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -69,7 +70,7 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 		return 2
 	}
 	exec = worker.WithTables(exec, tables)
-	offers, closeMethods, err := startMethods(*methodsFile, &exec, *parallel, log)
+	offers, closeMethods, err := startMethods(*methodsFile, *methodDir, &exec, *parallel, log)
 	if err != nil {
 		log.Error("cannot start", "error", err)
 		return 2
@@ -113,7 +114,7 @@ func openTables(dir string, log hclog.Logger) (*worker.TableStore, error) {
 // startMethods loads the methods file (--methods) and makes *exec run
 // its methods; it returns what the worker offers and a function that
 // stops the methods' processes. Without a file it does nothing.
-func startMethods(path string, exec *worker.Executor, parallel int, log hclog.Logger) ([]learn.Method, func(), error) {
+func startMethods(path, dir string, exec *worker.Executor, parallel int, log hclog.Logger) ([]learn.Method, func(), error) {
 	if path == "" {
 		return nil, func() {}, nil
 	}
@@ -124,11 +125,12 @@ func startMethods(path string, exec *worker.Executor, parallel int, log hclog.Lo
 	if parallel <= 0 {
 		parallel = runtime.NumCPU()
 	}
-	r, err := methods.NewRunner(cat, methods.Options{MaxProcs: parallel, Logger: log.Named("methods")})
+	r, err := methods.NewRunner(cat, methods.Options{TempDir: dir, MaxProcs: parallel, Logger: log.Named("methods")})
 	if err != nil {
 		return nil, nil, err
 	}
 	*exec = worker.WithMethods(*exec, r)
+	log.Info("methods' files", "dir", r.Root())
 	for _, m := range cat.Methods() {
 		log.Info("offering method", "method", m.Name, "kind", m.Kind, "id", m.ID[:16])
 	}

@@ -385,3 +385,22 @@ func TestBadCalls(t *testing.T) {
 		t.Errorf("stats = %+v: a bad call started a process", st)
 	}
 }
+
+// TestDefaultTempDir: $TMPDIR wins when set; otherwise the choice is a
+// writable directory (/dev/shm where it is big enough).
+func TestDefaultTempDir(t *testing.T) {
+	d := t.TempDir()
+	t.Setenv("TMPDIR", d)
+	if got := DefaultTempDir(); got != d {
+		t.Errorf("with TMPDIR=%s: %s", d, got)
+	}
+	t.Setenv("TMPDIR", "")
+	got := DefaultTempDir()
+	f, err := os.CreateTemp(got, "probe-")
+	if err != nil {
+		t.Fatalf("DefaultTempDir %s is not writable: %v", got, err)
+	}
+	f.Close()
+	os.Remove(f.Name())
+	t.Logf("default: %s", got)
+}
