@@ -186,3 +186,104 @@ func resultsByPipeline(t *testing.T, path string) map[string]pipelineResult {
 	}
 	return out
 }
+
+const identityGrid = `
+sweep "identity" {
+  seed        = 5
+  repetitions = 2
+  methods     = ["avg"]
+  data {
+    model   = "quadratic"
+    n_train = 200
+    n_test  = 200
+  }
+  pipelines {
+    names = ["tree/mean", "avg/native"]
+  }
+}
+`
+
+// TestMethodIdentityKeysResults: a method's results are keyed by its
+// identity. Running again with the same files is the same sweep (nothing
+// recomputed); editing the script, even a comment, makes a new sweep
+// whose external results are computed afresh under the new identity, with
+// the same seeds and so, here, the same scores.
+func TestMethodIdentityKeysResults(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	f, err := grid.Parse([]byte(identityGrid), "identity.hcl", grid.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func() (string, map[string]string) {
+		cat := fakeMethods(t, dir)
+		ids, err := Run(context.Background(), f, Options{OutDir: out, Parallel: 2, Executor: worker.NewExperiment(1, nil), Methods: cat})
+		if err != nil || len(ids) != 1 {
+			t.Fatalf("Run: %v %v", ids, err)
+		}
+		return ids[0], r2ByFullName(t, filepath.Join(out, ResultsFile))
+	}
+	id1, r1 := run()
+	id2, _ := run()
+	if id1 != id2 {
+		t.Fatalf("the same files gave another sweep: %s then %s", id1, id2)
+	}
+	// Edit the method's script (a comment only) and reload its file.
+	orig, err := os.ReadFile(filepath.Join("testdata", "methods", "fake.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fake.py"), append(orig, "# edited\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cat, err := methods.Load(filepath.Join(dir, "methods.hcl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids, err := Run(context.Background(), f, Options{OutDir: out, Parallel: 2, Executor: worker.NewExperiment(1, nil), Methods: cat})
+	if err != nil || len(ids) != 1 || ids[0] == id1 {
+		t.Fatalf("after editing the script: sweep %v (first %s), %v", ids, id1, err)
+	}
+	r3 := r2ByFullName(t, filepath.Join(out, ResultsFile))
+	if len(r1) != 4 || len(r3) != 4 {
+		t.Fatalf("results %v then %v, want 2 pipelines × 2 repetitions", r1, r3)
+	}
+	for k, v := range r1 {
+		label, rep, _ := strings.Cut(k, "#")
+		name, id, external := strings.Cut(label, "@")
+		found := false
+		for k3, v3 := range r3 {
+			label3, rep3, _ := strings.Cut(k3, "#")
+			name3, id3, _ := strings.Cut(label3, "@")
+			if name3 != name || rep3 != rep {
+				continue
+			}
+			found = true
+			if external && id3 == id {
+				t.Errorf("%s: the same identity %s after the edit", name, id)
+			}
+			if v3 != v {
+				t.Errorf("%s rep %s: R² %s after the edit, %s before (same seeds)", name, rep, v3, v)
+			}
+		}
+		if !found {
+			t.Errorf("%s rep %s: no result after the edit", name, rep)
+		}
+	}
+}
+
+// r2ByFullName reads the R² cells of a results table by repetition and
+// full pipeline name (with the methods' identities).
+func r2ByFullName(t *testing.T, path string) map[string]string {
+	rows := readCSV(t, path)
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	out := map[string]string{}
+	for _, r := range rows[1:] {
+		if r[col["metric"]] == "r2" {
+			out[r[col["pipeline"]]+"#"+r[col["rep"]]] = r[col["value"]]
+		}
+	}
+	return out
+}
