@@ -32,7 +32,7 @@ type CostModel struct {
 	// DefaultCostModel); plan says so.
 	ExternalLearner, ExternalImputer PowerLaw
 	Job                              PowerLaw // per job, shared by its pipelines
-	Cores      int                 // cores working on the grid, for wall time (< 1 means 1)
+	Cores                            int      // cores working on the grid, for wall time (< 1 means 1)
 }
 
 // DefaultCostModel returns single-core constants for the paper's sizes
@@ -66,8 +66,8 @@ func DefaultCostModel() CostModel {
 		// IterativeImputer 0.06 s per call, protocol included.
 		ExternalLearner: PowerLaw{0.3, 1},
 		ExternalImputer: PowerLaw{0.1, 1},
-		Job:      PowerLaw{0.0004, 1},
-		Cores:    2,
+		Job:             PowerLaw{0.0004, 1},
+		Cores:           2,
 	}
 }
 
