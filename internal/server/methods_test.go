@@ -213,3 +213,26 @@ func TestHelloWithBadMethodsIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestMethodSweepSurvivesRestart: a sweep's bound methods are stored with
+// it; a restarted coordinator (without a methods file or workers) loads
+// it, keeps its identity and still knows what its jobs need.
+func TestMethodSweepSurvivesRestart(t *testing.T) {
+	dir := t.TempDir()
+	c := startCluster(t, dir, server.Options{Methods: []learn.Method{hgbA, knnI}})
+	id := c.submit(methodSweep(t, 2)).GetSweepId()
+	c.close()
+	coord, err := server.Open(dir, server.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer coord.Close()
+	st, err := coord.Status(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"hgb@" + hgbA.ID, "knn_impute@" + knnI.ID}
+	if strings.Join(st.Waiting, " ") != strings.Join(want, " ") || st.Jobs != 2 {
+		t.Fatalf("after restart: %+v", st)
+	}
+}
