@@ -280,6 +280,11 @@ func export(args []string) error {
 func plan(args []string) error {
 	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
 	reps := fs.Int("reps", 0, "plan only this many repetitions of each sweep (0: as in the file)")
+	slurm := fs.Bool("slurm", false, "also suggest a Slurm allocation for deploy/slurm/sweep.sbatch (docs/SLURM.md)")
+	var so grid.SlurmOptions
+	fs.IntVar(&so.CPUsPerNode, "cpus-per-node", 32, "with --slurm: cores per node given to a worker")
+	fs.IntVar(&so.MaxNodes, "max-nodes", 64, "with --slurm: at most this many nodes")
+	fs.Float64Var(&so.TargetHours, "target-hours", 4, "with --slurm: aim to finish within this many hours")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -288,7 +293,12 @@ func plan(args []string) error {
 	if err != nil {
 		return err
 	}
-	return f.Plan(grid.DefaultCostModel()).WriteText(os.Stdout)
+	p := f.Plan(grid.DefaultCostModel())
+	if err := p.WriteText(os.Stdout); err != nil || !*slurm {
+		return err
+	}
+	fmt.Println()
+	return p.Slurm(so).WriteSlurm(os.Stdout, pos[0])
 }
 
 func run(args []string) error {

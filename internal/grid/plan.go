@@ -34,6 +34,7 @@ type SweepPlan struct {
 	Fits        map[string]int // fits per learner family: jobs × its pipelines
 	CPUSeconds  float64        // estimated single-core seconds for the whole sweep
 	LongestJob  float64        // estimated seconds of the most expensive job
+	MaxCells    int            // largest n_train × d of its scenarios (design width for a table)
 	Varying     []Axis         // parameters that differ between scenarios
 	Fixed       []Axis         // parameters shared by every scenario (one value each)
 	Table       *TablePlan     // a table sweep's table; nil for simulated data
@@ -91,6 +92,11 @@ func planSweep(s *Sweep, cost CostModel) SweepPlan {
 		}
 		sp.CPUSeconds += job * float64(s.UnitCount())
 		sp.LongestJob = max(sp.LongestJob, job)
+		d := sc.D
+		if sp.Table != nil {
+			d = sp.Table.Columns
+		}
+		sp.MaxCells = max(sp.MaxCells, n*d)
 	}
 	sp.Varying, sp.Fixed = scenarioAxes(s)
 	return sp
