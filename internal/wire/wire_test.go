@@ -95,3 +95,43 @@ func TestInvalidSpecs(t *testing.T) {
 		t.Errorf("nil: %v", err)
 	}
 }
+
+// TestMethodsRoundTrip: a pipeline's bound external methods cross the
+// wire unchanged (the sweep's hash with them), and malformed method
+// references are refused naming the field.
+func TestMethodsRoundTrip(t *testing.T) {
+	hgb := learn.Method{Name: "hgb", Kind: learn.MethodLearner, AcceptsMissing: true, ID: strings.Repeat("0f", 32)}
+	it := learn.Method{Name: "iterative", Kind: learn.MethodImputer, ID: strings.Repeat("a1", 32)}
+	sw := sweep(t)
+	p, err := grid.NewPipelineWith("hgb/iterative+mask", map[string]float64{"max_iter": 5, "iterative.tol": 0.01}, []learn.Method{hgb, it})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw.Pipelines = append(sw.Pipelines, p)
+	back, err := SpecFromProto(SpecToProto(sw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Hash() != sw.Hash() || back.Pipelines[2].Canonical() != p.Canonical() {
+		t.Fatalf("round trip: %s → %s", p.Canonical(), back.Pipelines[2].Canonical())
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(*pb.Pipeline)
+		want string
+	}{
+		{"no methods", func(pp *pb.Pipeline) { pp.Methods = nil }, `learner "hgb" in "hgb/iterative+mask" is unknown`},
+		{"bad id", func(pp *pb.Pipeline) { pp.Methods[0].Id = "XYZ" }, "pipelines[2].methods[0]: id \"XYZ\""},
+		{"bad kind", func(pp *pb.Pipeline) { pp.Methods[1].Kind = "trainer" }, "pipelines[2].methods[1]: kind \"trainer\""},
+		{"built-in name", func(pp *pb.Pipeline) { pp.Methods[0].Name = "forest" }, "pipelines[2].methods[0]"},
+		{"extra method", func(pp *pb.Pipeline) {
+			pp.Methods = append(pp.Methods, &pb.MethodRef{Name: "knn_impute", Kind: "imputer"})
+		}, "uses 2 external methods, the message lists 3"},
+	} {
+		msg := SpecToProto(sw)
+		tc.edit(msg.Pipelines[2])
+		if _, err := SpecFromProto(msg); !errors.Is(err, ErrInvalidSpec) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want ErrInvalidSpec with %q", tc.name, err, tc.want)
+		}
+	}
+}
