@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# install-slurm.sh
+#
+# Installs, with Debian's apt-get, what the Slurm deployment's tests
+# (deploy/slurm, `make slurm-test`) run against: the controller
+# (slurmctld), the compute daemon (slurmd), the client commands (sbatch,
+# srun, squeue, scancel, scontrol, sinfo; slurm-client) and munge, which
+# authenticates them. The tests configure and start these daemons
+# themselves, in a temporary directory, on unprivileged ports; nothing is
+# enabled as a system service here, and misslab itself never needs Slurm.
+# Safe to rerun: it does nothing when every command is present.
+set -euo pipefail
+
+packages=(slurmctld slurmd slurm-client munge)
+commands=(slurmctld slurmd sbatch srun squeue scancel scontrol sinfo munged munge)
+have() {
+	local c
+	for c in "${commands[@]}"; do
+		command -v "$c" >/dev/null 2>&1 || [[ -x /usr/sbin/$c ]] || return 1
+	done
+}
+if have; then
+	echo "install-slurm: slurmctld, slurmd, the Slurm client and munge are already installed" >&2
+	exit 0
+fi
+sudo=()
+[[ $(id -u) -eq 0 ]] || sudo=(sudo -n)
+export DEBIAN_FRONTEND=noninteractive
+# policy-rc.d-free: Debian's postinst may try to start the services; the
+# tests never use them (they run their own daemons on other ports).
+if ! "${sudo[@]}" apt-get install -y --no-install-recommends "${packages[@]}"; then
+	"${sudo[@]}" apt-get update
+	"${sudo[@]}" apt-get install -y --no-install-recommends "${packages[@]}"
+fi
+have || { echo "install-slurm: a Slurm or munge command is still missing" >&2; exit 1; }
+echo "install-slurm: OK ($(slurmd -V 2>/dev/null || echo slurmd))" >&2
