@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"cmp"
 	crand "crypto/rand"
 	"errors"
 	"fmt"
@@ -75,6 +76,7 @@ type lease struct {
 	granted  time.Time
 	deadline time.Time
 	pipes    []int // nil: all pipelines
+	ended    bool  // dropped (see Sweep.byAge)
 }
 
 // Grant is a lease handed to a worker.
@@ -197,18 +199,63 @@ func (s *Scheduler) Resume(id string, retryFailed bool) error {
 	return nil
 }
 
-// Tick expires every lease whose deadline has passed. Call it
-// periodically (a tenth of LeaseTTL is plenty).
+// Tick expires every lease whose deadline has passed, in job order. Call
+// it periodically (a tenth of LeaseTTL is plenty). When leases of
+// exhausted sweeps have run long enough to be copied (see Lease), it also
+// wakes as many workers with room as there are such leases: an idle
+// worker is otherwise woken only by its own leases ending, so a tail of
+// stragglers would never be copied once every other worker is idle.
 func (s *Scheduler) Tick() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.opts.Clock.Now()
+	var expired []*lease
+	copyable := 0
 	for _, l := range s.leases {
-		if now.After(l.deadline) {
-			l.w.silent = true
-			s.endLease(l, EndExpired, "lease expired")
+		switch {
+		case now.After(l.deadline):
+			expired = append(expired, l)
+		case s.copyable(l, now):
+			copyable++
 		}
 	}
+	slices.SortFunc(expired, func(a, b *lease) int {
+		return cmp.Or(cmp.Compare(a.sw.ID, b.sw.ID), cmp.Compare(a.job, b.job), cmp.Compare(a.token, b.token))
+	})
+	for _, l := range expired {
+		l.w.silent = true
+		s.endLease(l, EndExpired, "lease expired")
+	}
+	for w := range s.workers {
+		if copyable == 0 {
+			break
+		}
+		if !w.silent && len(w.leases) < w.capacity {
+			w.wake()
+			copyable--
+		}
+	}
+}
+
+// slowAfter returns how long a lease of sw must have run before its job
+// may be copied; ok is false while no lease of sw may be copied at all
+// (cancelled, jobs left to dispatch, or no finished job to compare with).
+func (s *Scheduler) slowAfter(sw *Sweep) (d time.Duration, ok bool) {
+	if sw.cancelled || !sw.exhausted() || sw.durN == 0 {
+		return 0, false
+	}
+	return max(2*sw.durSum/time.Duration(sw.durN), s.opts.SpeculateAfter), true
+}
+
+// copyable reports whether l's job may get a speculative lease now (by a
+// worker other than l's that can run it).
+func (s *Scheduler) copyable(l *lease, now time.Time) bool {
+	slow, ok := s.slowAfter(l.sw)
+	if !ok || now.Sub(l.granted) < slow {
+		return false
+	}
+	f := l.sw.flights[l.job]
+	return f != nil && len(f.leases) == 1 && !f.committing
 }
 
 // newToken returns a fresh random token: non-zero, not a current lease.
@@ -229,6 +276,8 @@ func (s *Scheduler) grant(w *Worker, sw *Sweep, job int32) Grant {
 	f.leases = append(f.leases, l)
 	s.leases[l.token] = l
 	w.leases[l.token] = l
+	sw.byAge = append(sw.byAge, l)
+	sw.live++
 	return Grant{Sweep: sw, Job: int(job), Scenario: int(job) % sw.scenarios, Rep: int(job) / sw.scenarios,
 		Pipelines: l.pipes, Token: l.token, Deadline: l.deadline}
 }
@@ -238,6 +287,9 @@ func (s *Scheduler) grant(w *Worker, sw *Sweep, job int32) Grant {
 func (s *Scheduler) dropLease(l *lease, why EndReason, msg string) {
 	delete(s.leases, l.token)
 	delete(l.w.leases, l.token)
+	l.ended = true
+	l.sw.live--
+	l.sw.pruneAge()
 	if f := l.sw.flights[l.job]; f != nil {
 		f.leases = slices.DeleteFunc(f.leases, func(x *lease) bool { return x == l })
 	}

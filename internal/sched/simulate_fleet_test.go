@@ -41,15 +41,15 @@ type simConfig struct {
 
 // simMetrics is what a run measured.
 type simMetrics struct {
-	busy, useful, tailBusy                   time.Duration // core time running / of accepted results / after exhaustion
-	exhausted, end, firstLease               time.Duration // simulated times
-	leaseCPU, completeCPU, beatCPU, tickCPU  cpuStat
-	cancelCPU                                cpuStat
-	speculative, rejected, expired, failed   int
-	stragglers, deaths                       int
-	beatSec, beatsInSec, peakBeats           int
-	workerTime, tailTime                     time.Duration // core time available: whole run / after exhaustion
-	initialLeaseCPU                          time.Duration // Lease calls answering the submit
+	busy, useful, tailBusy                  time.Duration // core time running / of accepted results / after exhaustion
+	exhausted, end, firstLease              time.Duration // simulated times
+	leaseCPU, completeCPU, beatCPU, tickCPU cpuStat
+	cancelCPU                               cpuStat
+	speculative, rejected, expired, failed  int
+	stragglers, deaths                      int
+	beatSec, beatsInSec, peakBeats          int
+	workerTime, tailTime                    time.Duration // core time available: whole run / after exhaustion
+	initialLeaseCPU                         time.Duration // Lease calls answering the submit
 }
 
 // paperLoad parses the paper's grids and returns their sweeps with each

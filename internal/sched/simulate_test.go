@@ -28,14 +28,14 @@ func (c *simClock) Now() time.Time { return c.now }
 type evKind uint8
 
 const (
-	evArrive    evKind = iota // grants reach a worker
-	evCancel                  // revoked or stale tokens reach a worker
-	evFinish                  // a worker's run ends
-	evResult                  // a result reaches the coordinator
-	evBeat                    // a worker's heartbeat timer fires
-	evBeatIn                  // a heartbeat reaches the coordinator
-	evTick                    // the coordinator's Tick timer fires
-	evDeath                   // a worker dies silently
+	evArrive evKind = iota // grants reach a worker
+	evCancel               // revoked or stale tokens reach a worker
+	evFinish               // a worker's run ends
+	evResult               // a result reaches the coordinator
+	evBeat                 // a worker's heartbeat timer fires
+	evBeatIn               // a heartbeat reaches the coordinator
+	evTick                 // the coordinator's Tick timer fires
+	evDeath                // a worker dies silently
 )
 
 // event is one entry of the event queue; ties in time go by seq.

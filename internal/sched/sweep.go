@@ -1,6 +1,9 @@
 package sched
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Sweep is the scheduler's view of one sweep: bitmaps and a cursor over
 // job indices, with per-job objects only for jobs in flight or queued
@@ -37,6 +40,13 @@ type Sweep struct {
 	// Time from lease to accepted result, to spot stragglers.
 	durSum time.Duration
 	durN   int
+
+	// byAge lists the sweep's leases in grant order, oldest first, so
+	// that speculation finds the longest-running leases without scanning
+	// every flight. Ended leases are dropped lazily: from the front when
+	// speculation looks, the rest when they outnumber the live ones.
+	byAge []*lease
+	live  int // leases not ended
 }
 
 // flight is a job that has been dispatched and has neither a stored
@@ -170,6 +180,16 @@ func (sw *Sweep) dropQueues() {
 	for _, c := range sw.need.classes {
 		c.queue = nil
 	}
+}
+
+// pruneAge drops ended leases from byAge once they are more than the
+// live ones and minPrune (amortised constant time per lease), so that
+// speculation never walks many ended leases.
+func (sw *Sweep) pruneAge() {
+	if len(sw.byAge) < 2*sw.live+minPrune {
+		return
+	}
+	sw.byAge = slices.DeleteFunc(sw.byAge, func(l *lease) bool { return l.ended })
 }
 
 // exhausted reports whether every job has been dispatched at least once

@@ -99,11 +99,12 @@ func (s *Scheduler) TakeCancels(w *Worker) []uint64 {
 // Lease grants w new leases up to its capacity: jobs queued again first,
 // then undispatched jobs, sweep by sweep in load order; when no sweep has
 // either, a second, speculative lease on a job another worker holds
-// (first valid result wins). A worker whose lease expired gets nothing
-// until it is heard from again (Heartbeat, Complete, Fail or Release).
-// Only jobs whose missing pipelines need no capability w lacks are
-// granted; a worker lacking some of a sweep's needs takes only its partly
-// stored jobs that it can run, leaving the rest to capable workers.
+// (first valid result wins; see speculate). A worker whose lease expired
+// gets nothing until it is heard from again (Heartbeat, Complete, Fail
+// or Release). Only jobs whose missing pipelines need no capability w
+// lacks are granted; a worker lacking some of a sweep's needs takes only
+// its partly stored jobs that it can run, leaving the rest to capable
+// workers.
 func (s *Scheduler) Lease(w *Worker) []Grant {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -126,32 +127,37 @@ func (s *Scheduler) Lease(w *Worker) []Grant {
 			out = append(out, s.grant(w, sw, j))
 		}
 	}
-	if len(w.leases) < w.capacity {
-		out = s.speculate(w, out)
+	now := s.opts.Clock.Now()
+	for _, sw := range s.sweeps {
+		if len(w.leases) < w.capacity {
+			out = s.speculate(w, sw, now, out)
+		}
 	}
 	return out
 }
 
-// speculate adds speculative leases on the stragglers of exhausted
-// sweeps: jobs held by exactly one other worker for at least twice the
-// sweep's mean job time (so there must be a finished job to compare with)
-// that w can run.
-func (s *Scheduler) speculate(w *Worker, out []Grant) []Grant {
-	now := s.opts.Clock.Now()
-	for _, sw := range s.sweeps {
-		if sw.cancelled || !sw.exhausted() || sw.durN == 0 {
-			continue
+// speculate adds speculative leases on the stragglers of sw if it is
+// exhausted: jobs held by exactly one other worker for at least twice
+// the sweep's mean job time (so there must be a finished job to compare
+// with) that w can run, longest-running first.
+func (s *Scheduler) speculate(w *Worker, sw *Sweep, now time.Time, out []Grant) []Grant {
+	slow, ok := s.slowAfter(sw)
+	if !ok {
+		return out
+	}
+	for len(sw.byAge) > 0 && sw.byAge[0].ended {
+		sw.byAge[0] = nil
+		sw.byAge = sw.byAge[1:]
+	}
+	capable := w.covers(sw.need.all)
+	// grant appends to sw.byAge: the walk sees the leases of before.
+	for _, l := range sw.byAge {
+		if len(w.leases) >= w.capacity || now.Sub(l.granted) < slow {
+			break // full, or the rest are younger
 		}
-		slow := max(2*sw.durSum/time.Duration(sw.durN), s.opts.SpeculateAfter)
-		capable := w.covers(sw.need.all)
-		for j, f := range sw.flights {
-			if len(w.leases) >= w.capacity {
-				return out
-			}
-			if len(f.leases) == 1 && !f.committing && f.leases[0].w != w && now.Sub(f.leases[0].granted) >= slow &&
-				(capable || w.covers(sw.jobNeeds(j))) {
-				out = append(out, s.grant(w, sw, j))
-			}
+		if f := sw.flights[l.job]; !l.ended && l.w != w && f != nil && len(f.leases) == 1 && !f.committing &&
+			(capable || w.covers(sw.jobNeeds(l.job))) {
+			out = append(out, s.grant(w, sw, l.job))
 		}
 	}
 	return out
