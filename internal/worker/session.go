@@ -3,6 +3,7 @@ package worker
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"sync"
 	"time"
 
@@ -199,9 +200,12 @@ func (w *Worker) receive(s *session) error {
 	}
 }
 
-// sender sends finished results as they come and heartbeats on time.
+// sender sends finished results as they come and heartbeats on time:
+// every period minus up to a quarter of it, drawn afresh each beat, so
+// that a fleet connecting at once does not heartbeat in lockstep (never
+// later than the coordinator asked, so leases are never at risk).
 func (w *Worker) sender(ctx context.Context, s *session) {
-	hb := time.NewTicker(s.heartbeat)
+	hb := time.NewTimer(jittered(s.heartbeat))
 	defer hb.Stop()
 	for {
 		var m *pb.WorkRequest
@@ -220,6 +224,7 @@ func (w *Worker) sender(ctx context.Context, s *session) {
 			}
 		case <-hb.C:
 			m = &pb.WorkRequest{Msg: &pb.WorkRequest_Heartbeat{Heartbeat: &pb.Heartbeat{Tokens: w.tokens()}}}
+			hb.Reset(jittered(s.heartbeat))
 		}
 		if m != nil && s.send(m) != nil {
 			return // the receiver sees the broken stream too
@@ -329,4 +334,13 @@ func (w *Worker) waitFor(d time.Duration, cond func() bool) bool {
 		w.mu.Unlock()
 	}
 	return true
+}
+
+// jittered returns d less a uniform random part of up to d/4 (timing
+// only: no result depends on it).
+func jittered(d time.Duration) time.Duration {
+	if d < 4 {
+		return d
+	}
+	return d - rand.N(d/4)
 }
