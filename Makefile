@@ -94,6 +94,13 @@ references:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(PKGS)
 
+## simulate: the scheduler driven by simulated fleets of 10 to 10,000
+## workers over the paper's grids (about 2 min), printing the table of
+## docs/BENCHMARKS.md ("The cluster at scale").
+.PHONY: simulate
+simulate:
+	MISSLAB_SIMULATE=1 $(GO) test -count=1 -timeout 20m -run TestSimulateFleet -v ./internal/sched/
+
 tidy:
 	$(GO) mod tidy
 
