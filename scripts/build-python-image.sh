@@ -17,11 +17,12 @@
 # packages with their versions) and imported once as the image
 # misslab-py-rootfs:<key>; a rerun only rebuilds the worker and the thin
 # top layer. Installs python3-sklearn (scripts/install-methods-deps.sh)
-# when /usr/bin/python3 cannot import scikit-learn. Needs root (to read
-# every file and run ldconfig -r) or sudo, dpkg, tar, go and docker.
+# when /usr/bin/python3 cannot import scikit-learn. Needs dpkg, tar,
+# ldconfig, go and docker.
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
+self=$(cd "$(dirname "$0")" && pwd)/$(basename "$0")
+cd "$(dirname "$self")/.."
 image=${1:-${IMAGE_PY:-misslab-py:dev}}
 out=out/python-image
 # libc-bin adds /sbin/ldconfig, which Python's ctypes.util.find_library
@@ -38,8 +39,6 @@ skip='^/usr/share/(doc|doc-base|man|info|locale|lintian|bug|menu|bash-completion
 skip+='|^/usr/lib/python3/dist-packages/(numpy|scipy|sklearn)/(.*/)?tests(/|$)'
 
 log() { echo "build-python-image: $*" >&2; }
-sudo=()
-[[ $(id -u) -eq 0 ]] || sudo=(sudo -n)
 
 if ! /usr/bin/python3 -c 'import numpy, sklearn' >/dev/null 2>&1; then
 	log "scikit-learn missing for /usr/bin/python3: installing"
@@ -95,7 +94,7 @@ pkgs=$(closure "${roots[@]}")
 versions=$(dpkg-query -W -f='${Package}=${Version}\n' $pkgs)
 key=$(
 	{
-		sha256sum "$0" | cut -d' ' -f1
+		cat "$self" deploy/python/Dockerfile.rootfs | sha256sum
 		echo "$versions"
 	} | sha256sum | cut -c1-16
 )
@@ -127,7 +126,7 @@ stage() {
 	chmod 1777 "$tmp/tmp" "$tmp/var/tmp"
 	cp /etc/ld.so.conf "$tmp/etc/"
 	cp /etc/ld.so.conf.d/*.conf "$tmp/etc/ld.so.conf.d/"
-	"${sudo[@]}" ldconfig -r "$tmp"
+	/sbin/ldconfig -r "$tmp"
 	printf 'root:x:0:0:root:/root:/usr/sbin/nologin\nnonroot:x:65532:65532:nonroot:/tmp:/usr/sbin/nologin\n' >"$tmp/etc/passwd"
 	printf 'root:x:0:\nnonroot:x:65532:\n' >"$tmp/etc/group"
 	echo "$versions" >"$tmp/etc/misslab-py-packages"
