@@ -144,8 +144,15 @@ ca:
 
 ## compose-test: the cluster, its faults and its security across real
 ## containers (needs Docker and docker-compose), then the load test.
-compose-test: image
-	MISSLAB_IMAGE=$(IMAGE) $(GO) test -tags compose -count=1 -timeout 15m -v ./deploy/compose/
+compose-test: image image-py
+	MISSLAB_IMAGE=$(IMAGE) MISSLAB_PY_IMAGE=$(IMAGE_PY) $(GO) test -tags compose -count=1 -timeout 15m -v ./deploy/compose/
+
+## image-py: the Python worker image (worker + shipped scikit-learn methods on
+## this machine's Debian python3), FROM scratch; cached per package set.
+IMAGE_PY ?= misslab-py:dev
+.PHONY: image-py
+image-py:
+	bash scripts/build-python-image.sh $(IMAGE_PY)
 
 ## load-test: the load test alone (32 worker containers, no-op jobs).
 load-test: image
