@@ -221,7 +221,9 @@ type progress struct{ jobs, done, failed, running int }
 // status returns a sweep's progress, or an error if the coordinator
 // cannot be reached (it may be restarting).
 func status(addr, token, sweep string) (progress, error) {
-	out, err := exec.Command(filepath.Join(binDir, "coordinator"), "status", sweep, "--addr", addr, "--token-file", token).CombinedOutput()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, filepath.Join(binDir, "coordinator"), "status", sweep, "--addr", addr, "--token-file", token).CombinedOutput()
 	if err != nil {
 		return progress{}, fmt.Errorf("status: %w: %s", err, out)
 	}
