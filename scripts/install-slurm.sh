@@ -26,8 +26,8 @@ fi
 sudo=()
 [[ $(id -u) -eq 0 ]] || sudo=(sudo -n)
 export DEBIAN_FRONTEND=noninteractive
-# policy-rc.d-free: Debian's postinst may try to start the services; the
-# tests never use them (they run their own daemons on other ports).
+# Debian's postinst may start the packaged services where systemd runs;
+# the tests never use them (they run their own daemons on other ports).
 if ! "${sudo[@]}" apt-get install -y --no-install-recommends "${packages[@]}"; then
 	"${sudo[@]}" apt-get update
 	"${sudo[@]}" apt-get install -y --no-install-recommends "${packages[@]}"
