@@ -18,9 +18,11 @@ build:
 ## gRPC code in sync, grpcurl against a live coordinator, every test
 ## with the race detector, the quickstart end to end (e2e), every paper
 ## grid at CI size with its report checked (paper-ci), the Kubernetes
-## manifests validated, and the cluster across real containers with its
-## faults, security and load (compose-test; needs the Docker engine).
-test: fmt-check vet proto-check grpcurl-check unit e2e paper-ci k8s-validate compose-test
+## manifests validated, the Slurm scripts against a real Slurm started on
+## this machine (slurm-test; needs root), and the cluster across real
+## containers with its faults, security, load and Python method workers
+## (compose-test; needs the Docker engine).
+test: fmt-check vet proto-check grpcurl-check unit e2e paper-ci k8s-validate slurm-test compose-test
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go') | grep -v '\.pb\.go$$' || true); \
@@ -157,6 +159,16 @@ image-py:
 ## load-test: the load test alone (32 worker containers, no-op jobs).
 load-test: image
 	MISSLAB_IMAGE=$(IMAGE) $(GO) test -tags compose -count=1 -timeout 10m -v -run Load ./deploy/compose/
+
+## slurm-test: deploy/slurm's sweep.sbatch and workers.sbatch against a real
+## Slurm (Debian's slurmctld, slurmd, munge; scripts/install-slurm.sh) that
+## the test starts on this machine as root (~3 min): scores bit-identical to
+## coordinator run, scancel, requeue and a time limit drained in time.
+.PHONY: slurm-deps slurm-test
+slurm-deps:
+	bash scripts/install-slurm.sh
+slurm-test: slurm-deps
+	$(GO) test -tags slurm -count=1 -timeout 10m -v ./deploy/slurm/
 
 ## k8s-validate: strict schema and cross-reference checks of deploy/kubernetes.
 k8s-validate:
