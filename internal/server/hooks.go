@@ -35,8 +35,9 @@ type Observer interface {
 	Judged(sweepID string, o sched.Outcome)
 	// LeasesEnded counts leases that ended without a result, as the
 	// scheduler reports them (under its lock; see sched.LeaseEnd):
-	// "expired" (no heartbeat within the lease time) or "disconnected"
-	// (the worker's stream broke while it held them).
+	// "expired" (no heartbeat within the lease time), "disconnected"
+	// (the worker's stream broke while it held them) or "released" (a
+	// draining worker handed them back).
 	LeasesEnded(reason string, n int)
 	// Committed is called after each batch of records is written to the
 	// store, with the time its last transaction took (commit and fsync)
@@ -115,6 +116,10 @@ func (c *Coordinator) leaseEnded(e sched.LeaseEnd) {
 			"sweep", short(e.SweepID), "job", e.Job)
 	case sched.EndDisconnected:
 		c.obs.LeasesEnded("disconnected", 1)
+	case sched.EndReleased:
+		c.obs.LeasesEnded("released", 1)
+		c.log.Debug("lease handed back by a draining worker; its job is queued again", "worker", e.Worker,
+			"sweep", short(e.SweepID), "job", e.Job)
 	}
 }
 

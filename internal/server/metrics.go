@@ -22,6 +22,7 @@ import (
 //	leases_granted_total              counter: leases handed to workers
 //	lease_expiries_total              counter: leases ended for want of a heartbeat
 //	leases_lost_on_disconnect_total   counter: leases held by a worker whose stream broke
+//	leases_released_total            counter: leases a draining worker handed back unfinished
 //	workers                           gauge: connected worker streams
 //	worker_connections_total          counter: worker streams opened
 //	store_commit_seconds              histogram: one store transaction (write and fsync)
@@ -38,6 +39,7 @@ type Metrics struct {
 	granted     prometheus.Counter
 	expired     prometheus.Counter
 	lost        prometheus.Counter
+	released    prometheus.Counter
 	workers     prometheus.Gauge
 	connections prometheus.Counter
 	commit      prometheus.Histogram
@@ -63,6 +65,8 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 			Help: "Leases that ended because no heartbeat came within the lease time; their jobs were queued again."}),
 		lost: prometheus.NewCounter(prometheus.CounterOpts{Name: "misslab_leases_lost_on_disconnect_total",
 			Help: "Leases held by a worker whose stream ended; their jobs were queued again."}),
+		released: prometheus.NewCounter(prometheus.CounterOpts{Name: "misslab_leases_released_total",
+			Help: "Leases a worker handed back unfinished (draining on SIGTERM, e.g. before a Slurm time limit); their jobs were queued again at once, with no failed delivery counted."}),
 		workers: prometheus.NewGauge(prometheus.GaugeOpts{Name: "misslab_workers", Help: "Connected worker streams."}),
 		connections: prometheus.NewCounter(prometheus.CounterOpts{Name: "misslab_worker_connections_total",
 			Help: "Worker streams opened (a worker reconnecting counts again)."}),
@@ -77,7 +81,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 	for _, o := range []sched.Outcome{sched.Accepted, sched.Duplicate, sched.Stale, sched.Invalid} {
 		m.results.WithLabelValues(o.String()) // export zeros, so rate() works from the start
 	}
-	reg.MustRegister(m, m.results, m.granted, m.expired, m.lost, m.workers, m.connections, m.commit, m.records, m.failures)
+	reg.MustRegister(m, m.results, m.granted, m.expired, m.lost, m.released, m.workers, m.connections, m.commit, m.records, m.failures)
 	return m
 }
 
@@ -140,6 +144,8 @@ func (m *Metrics) LeasesEnded(reason string, n int) {
 		m.expired.Add(float64(n))
 	case "disconnected":
 		m.lost.Add(float64(n))
+	case "released":
+		m.released.Add(float64(n))
 	}
 }
 

@@ -89,3 +89,32 @@ func TestCoordinatorMetricsFollowASweep(t *testing.T) {
 		}
 	}
 }
+
+// TestReleasedLeasesAreCounted: a worker that drains hands back the
+// leases it has not started; the coordinator counts them as released,
+// not expired or lost.
+func TestReleasedLeasesAreCounted(t *testing.T) {
+	reg := metrics.NewRegistry()
+	m := server.NewMetrics(reg)
+	c := startCluster(t, t.TempDir(), server.Options{Observer: m})
+	if _, err := c.coord.Submit(testSweep(t, 4, 4, []float64{0.1, 0.2, 0.3}, "tree/mia")); err != nil {
+		t.Fatal(err)
+	}
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- worker.Run(ctx, worker.Options{Addr: c.addr, ID: "drainer", Parallel: 1, Prefetch: 3,
+			Executor: worker.Slow{Executor: worker.Deterministic{}, Delay: 300 * time.Millisecond}, DrainTimeout: 5 * time.Second})
+	}()
+	metricstest.WaitFor(t, func() bool { v, _ := metricstest.Value(t, reg, "misslab_leases_granted_total", nil); return v >= 4 })
+	stop() // drain: the running job finishes, the three prefetched ones go back
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	metricstest.WaitFor(t, func() bool { v, _ := metricstest.Value(t, reg, "misslab_leases_released_total", nil); return v >= 3 })
+	for _, name := range []string{"misslab_lease_expiries_total", "misslab_leases_lost_on_disconnect_total"} {
+		if v, _ := metricstest.Value(t, reg, name, nil); v != 0 {
+			t.Errorf("%s = %v, want 0 after a drain", name, v)
+		}
+	}
+}
