@@ -86,6 +86,13 @@ func NewRunner(cat *Catalog, opts Options) (*Runner, error) {
 	return r, nil
 }
 
+// Offers reports whether the runner's catalog has m: the same name,
+// kind, accepts_missing and identity.
+func (r *Runner) Offers(m learn.Method) bool {
+	got, ok := r.cat.Lookup(m.Name)
+	return ok && got == m
+}
+
 // Root returns the runner's private directory (removed by Close).
 func (r *Runner) Root() string { return r.root }
 

@@ -40,6 +40,9 @@ type Experiment struct {
 // *methods.Runner does).
 type SweepMethods interface {
 	ForSweep(sweepID string) learn.MethodRunner
+	// Offers reports whether m (name, kind and identity) is one of the
+	// methods this worker runs.
+	Offers(m learn.Method) bool
 }
 
 // NewExperiment returns an Experiment that reads each table once.
@@ -65,6 +68,9 @@ func (e Experiment) Execute(ctx context.Context, sw *grid.Sweep, scenario, unit 
 		job.Design = d
 	}
 	env := learn.Env{Threads: e.Threads}
+	if err := e.canRun(job.Pipelines); err != nil {
+		return nil, err
+	}
 	if e.Methods != nil && len(sw.Methods()) > 0 {
 		env.Methods = e.Methods.ForSweep(e.ids.of(sw))
 	}
@@ -83,6 +89,23 @@ func (e Experiment) Execute(ctx context.Context, sw *grid.Sweep, scenario, unit 
 			ImputeRMSETrain: r.ImputeRMSETrain, ImputeRMSETest: r.ImputeRMSETest}
 	}
 	return out, nil
+}
+
+// canRun refuses, as an error of the whole job (so that it goes to
+// another worker rather than being stored as failed pipelines), a job
+// naming an external method this worker does not run with that identity.
+// The coordinator leases such jobs only to workers offering them, so
+// this guards against a mismatch, such as a methods file edited under a
+// running worker's feet.
+func (e Experiment) canRun(ps []grid.Pipeline) error {
+	for _, p := range ps {
+		for _, m := range p.Methods() {
+			if e.Methods == nil || !e.Methods.Offers(m) {
+				return fmt.Errorf("this worker does not run method %q with identity %.16s (worker --methods)", m.Name, m.ID)
+			}
+		}
+	}
+	return nil
 }
 
 // WithMethods returns e running external methods with m when e is an
