@@ -1,0 +1,123 @@
+package experiment
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/sim"
+)
+
+// runJobBench runs job b.N times on one thread (repetition i on
+// iteration i, so every iteration draws fresh data), fails on any
+// pipeline error and reports the peak heap in use as peak-MiB.
+func runJobBench(b *testing.B, job Job) {
+	b.Helper()
+	runtime.GC()
+	peak := watchHeap()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		job.Rep = i
+		for _, r := range Run(context.Background(), job, learn.Env{Threads: 1}) {
+			if r.Failed() {
+				b.Fatalf("%s failed: %s: %s", r.Pipeline, r.ErrKind, r.ErrMsg)
+			}
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(peak())/(1<<20), "peak-MiB")
+}
+
+// watchHeap samples runtime.MemStats.HeapAlloc every 5 ms until the
+// returned function is called, which stops sampling and returns the
+// largest value seen in bytes (a sampled lower bound of the true peak).
+func watchHeap() func() uint64 {
+	var peak atomic.Uint64
+	sample := func() {
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		if m.HeapAlloc > peak.Load() {
+			peak.Store(m.HeapAlloc)
+		}
+	}
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		tick := time.NewTicker(5 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				sample()
+			}
+		}
+	}()
+	return func() uint64 {
+		close(done)
+		wg.Wait()
+		sample()
+		return peak.Load()
+	}
+}
+
+// BenchmarkFigure3Rep is one repetition of every pipeline of the paper's
+// Figure 3 (figure3Pipelines) on its MCAR scenario (quadratic model,
+// d = 9, 20% MCAR on X1..X3, n_train = n_test = 1000), one thread: the
+// unit of work of examples/figure3.hcl, data drawing included.
+func BenchmarkFigure3Rep(b *testing.B) {
+	s, err := sim.Defaults(sim.Quadratic)
+	if err != nil {
+		b.Fatal(err)
+	}
+	runJobBench(b, Job{Seed: 1, Scenario: s, Pipelines: figure3Pipelines()})
+}
+
+// BenchmarkLarge fits and predicts single pipelines on Figure 5's
+// design (Friedman model, d = 10, ρ = 0.5, 40% MCAR on every column,
+// n_test = 1000) at growing n_train, one thread, with the peak heap:
+// the n = 10⁵ targets for forest and boost, and the points from
+// which grid.DefaultCostModel's exponents are checked. Sizes past 10⁴
+// run only without -short.
+func BenchmarkLarge(b *testing.B) {
+	cases := []struct {
+		pipeline string
+		sizes    []int
+	}{
+		{"forest/mean", []int{1000, 10000, 100000}},
+		{"forest/mia", []int{1000, 10000, 100000}},
+		{"boost/mean", []int{1000, 10000, 100000}},
+		{"boost/mia", []int{1000, 10000, 100000}},
+		{"tree/mean", []int{1000, 10000, 100000}},
+		{"tree/surrogate", []int{1000, 10000}},
+		{"ctree/majority", []int{1000, 10000}},
+		{"svm/mean", []int{1000, 3000, 10000}},
+		{"knn/mean", []int{1000, 10000}},
+		{"bayes/oracle", []int{1000, 10000}},
+	}
+	for _, c := range cases {
+		for _, n := range c.sizes {
+			b.Run(fmt.Sprintf("%s/n=%d", c.pipeline, n), func(b *testing.B) {
+				if n > 10000 && testing.Short() {
+					b.Skip("n_train > 10⁴ runs without -short")
+				}
+				s, err := sim.Defaults(sim.Friedman)
+				if err != nil {
+					b.Fatal(err)
+				}
+				s.NTrain, s.Rate = n, 0.4
+				runJobBench(b, Job{Seed: 1, Scenario: s, Pipelines: []grid.Pipeline{grid.MustPipeline(c.pipeline, nil)}})
+			})
+		}
+	}
+}
