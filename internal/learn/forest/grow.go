@@ -65,7 +65,8 @@ func (g *grower) growTree(rows []int, rng *rand.Rand) []node {
 		m = inBagOrder(g.idx[j], g.order[j], g.cnt)
 	}
 	g.out = append(g.out[:0], node{})
-	g.grow(0, 0, m, 0)
+	n, s := g.nodeStats(0, m)
+	g.grow(0, 0, m, 0, n, s)
 	return slices.Clone(g.out)
 }
 
@@ -82,16 +83,16 @@ func inBagOrder(dst, order, cnt []int32) int {
 	return k
 }
 
-// grow makes node at (owning positions [lo, hi)) a leaf or splits it and
-// grows its children, depth first. As ranger: a node with at most
-// minNode in-bag entries, at maxDepth, or whose entries share one target
-// value is a leaf; so is a node where no candidate column varies. When
-// both children of a split are leaves by size or depth, their leaf values
-// are summed straight from the parent's positions and no column is
-// partitioned.
-func (g *grower) grow(at int32, lo, hi, depth int) {
-	n, s, pure := g.nodeStats(lo, hi)
-	if pure || g.leafBySize(n, depth) {
+// grow makes node at (owning positions [lo, hi), whose in-bag entries
+// number n and sum s) a leaf or splits it and grows its children, depth
+// first. As ranger: a node with at most minNode in-bag entries, at
+// maxDepth, or whose entries share one target value is a leaf; so is a
+// node where no candidate column varies. When both children of a split
+// are leaves by size or depth, their leaf values are summed straight from
+// the parent's positions and no column is partitioned; when one is, only
+// the other child's positions are gathered.
+func (g *grower) grow(at int32, lo, hi, depth, n int, s float64) {
+	if g.leafBySize(n, depth) || g.pure(lo, hi) {
 		g.out[at] = node{v: s / float64(n), feat: -1}
 		return
 	}
@@ -104,13 +105,29 @@ func (g *grower) grow(at int32, lo, hi, depth int) {
 	k := int32(len(g.out))
 	g.out = append(g.out, node{}, node{})
 	g.out[at] = node{v: c.thr, feat: int32(c.feat), kids: uint32(k)<<1 | uint32(c.naSide)}
-	if g.leafBySize(w[0], depth+1) && g.leafBySize(w[1], depth+1) {
+	leaf0, leaf1 := g.leafBySize(w[0], depth+1), g.leafBySize(w[1], depth+1)
+	if leaf0 && leaf1 {
 		g.leafPair(k, lo, hi)
 		return
 	}
-	g.partitionAll(c, naSeen, lo, hi)
-	g.grow(k, lo, lo+nl, depth+1)
-	g.grow(k+1, lo+nl, hi, depth+1)
+	keep := uint8(2) // both children
+	switch {
+	case leaf0:
+		keep = 1
+	case leaf1:
+		keep = 0
+	}
+	sum := g.partitionAll(c, naSeen, lo, hi, keep)
+	if leaf0 {
+		g.out[k] = node{v: sum[0] / float64(w[0]), feat: -1}
+	} else {
+		g.grow(k, lo, lo+nl, depth+1, w[0], sum[0])
+	}
+	if leaf1 {
+		g.out[k+1] = node{v: sum[1] / float64(w[1]), feat: -1}
+	} else {
+		g.grow(k+1, lo+nl, hi, depth+1, w[1], sum[1])
+	}
 }
 
 // leafBySize reports whether a node of n in-bag entries at depth is a
@@ -134,18 +151,27 @@ func (g *grower) leafPair(k int32, lo, hi int) {
 	g.out[k+1] = node{v: s[1] / float64(n[1]), feat: -1}
 }
 
-// nodeStats returns the number of in-bag entries of [lo, hi), the sum of
-// their targets, and whether all targets are equal.
-func (g *grower) nodeStats(lo, hi int) (n int, s float64, pure bool) {
-	ids := g.idx[0][lo:hi]
-	y0 := g.y[ids[0]]
-	pure = true
-	for _, r := range ids {
+// nodeStats returns the number of in-bag entries of [lo, hi) and the sum
+// of their targets, in column 0's order.
+func (g *grower) nodeStats(lo, hi int) (n int, s float64) {
+	for _, r := range g.idx[0][lo:hi] {
 		n += int(g.cnt[r])
 		s += g.wy[r]
-		pure = pure && g.y[r] == y0
 	}
-	return n, s, pure
+	return n, s
+}
+
+// pure reports whether the rows of [lo, hi) share one target value; it
+// stops at the first that differs.
+func (g *grower) pure(lo, hi int) bool {
+	ids := g.idx[0][lo:hi]
+	y0 := g.y[ids[0]]
+	for _, r := range ids[1:] {
+		if g.y[r] != y0 {
+			return false
+		}
+	}
+	return true
 }
 
 // candidates returns the columns searched at a node: mtry of them drawn
@@ -293,14 +319,78 @@ func (g *grower) route(c *split, lo, hi int) (nl int, w [2]int, naSeen bool) {
 }
 
 // partitionAll stably partitions every column's positions [lo, hi) by
-// the routed sides, child 0 first. The split column is already in that
-// order unless NA rows (sorted last) went to child 0.
-func (g *grower) partitionAll(c split, naSeen bool, lo, hi int) {
+// the routed sides, child 0 first, and returns the sum of each child's
+// targets in column 0's order (the order nodeStats sums in). keep 0 or 1
+// gathers only that child's positions, leaving the other's undefined; 2
+// gathers both. The split column is already in order unless NA rows
+// (sorted last) went to child 0.
+func (g *grower) partitionAll(c split, naSeen bool, lo, hi int, keep uint8) [2]float64 {
 	side, buf := g.side, g.buf
-	for j, ids := range g.idx {
-		if j != c.feat || (naSeen && c.naSide == 0) {
+	sum := partitionSum(g.idx[0][lo:hi], side, buf, g.wy, keep, c.feat != 0 || (naSeen && c.naSide == 0))
+	for j, ids := range g.idx[1:] {
+		if j+1 == c.feat && !(naSeen && c.naSide == 0) {
+			continue
+		}
+		switch keep {
+		case 0:
+			gather0(ids[lo:hi], side)
+		case 1:
+			gather1(ids[lo:hi], side)
+		default:
 			partition(ids[lo:hi], side, buf)
 		}
+	}
+	return sum
+}
+
+// partitionSum is partition (or gather0/gather1 by keep, or no move at
+// all unless move) that also sums wy over each side's rows in order. A
+// row adds ±0 to the other side's sum, which leaves it unchanged: a sum
+// of targets that starts at +0 is never −0.
+//
+//go:noinline
+func partitionSum(ids []int32, side []uint8, buf []int32, wy []float64, keep uint8, move bool) [2]float64 {
+	var s0, s1 float64
+	for _, r := range ids {
+		w, f := wy[r], float64(side[r])
+		s0 += w * (1 - f)
+		s1 += w * f
+	}
+	if move {
+		switch keep {
+		case 0:
+			gather0(ids, side)
+		case 1:
+			gather1(ids, side)
+		default:
+			partition(ids, side, buf)
+		}
+	}
+	return [2]float64{s0, s1}
+}
+
+// gather0 moves the rows of ids with side 0 to its front, in order; the
+// rest of ids is left undefined.
+//
+//go:noinline
+func gather0(ids []int32, side []uint8) {
+	i0 := 0
+	for _, r := range ids {
+		ids[i0] = r
+		i0 += 1 - int(side[r])
+	}
+}
+
+// gather1 moves the rows of ids with side 1 to its back, in order; the
+// front of ids is left undefined.
+//
+//go:noinline
+func gather1(ids []int32, side []uint8) {
+	k := len(ids) - 1
+	for p := len(ids) - 1; p >= 0; p-- {
+		r := ids[p]
+		ids[k] = r
+		k -= int(side[r])
 	}
 }
 
