@@ -16,6 +16,7 @@ type data struct {
 	n, d  int
 	col   [][]float64 // col[j][r] = X[r, j]
 	order [][]int32   // order[j]: the rows by ascending col[j], ties by row, NaN last
+	code  [][]uint32  // code[j][r]: dense rank of col[j][r] (equal values, and all NaN, share one)
 	y     []float64
 	inv   []float64 // inv[k] = 1/k for k = 1..n (inv[0] unused)
 }
@@ -25,7 +26,8 @@ type data struct {
 func newData(X *mat.Dense, y []float64) *data {
 	n, d := X.Dims()
 	t := &data{n: n, d: d, col: make([][]float64, d), order: make([][]int32, d),
-		y: y, inv: make([]float64, n+1)}
+		code: make([][]uint32, d), y: y, inv: make([]float64, n+1)}
+	codeAll := make([]uint32, n*d)
 	colAll := make([]float64, n*d)
 	ordAll := make([]int32, n*d)
 	for j := range d {
@@ -35,6 +37,7 @@ func newData(X *mat.Dense, y []float64) *data {
 		}
 		slices.SortStableFunc(o, func(a, b int32) int { return compareNaNLast(c[a], c[b]) })
 		t.col[j], t.order[j] = c, o
+		t.code[j] = denseRanks(codeAll[j*n:(j+1)*n], c, o)
 	}
 	for k := 1; k <= n; k++ {
 		t.inv[k] = 1 / float64(k)
@@ -54,4 +57,18 @@ func compareNaNLast(a, b float64) int {
 		return -1
 	}
 	return cmp.Compare(a, b)
+}
+
+// denseRanks writes into code the dense rank of every value of c, whose
+// rows sorted are o: values that compare equal (and all NaN) share a
+// rank, so that code[a] == code[b] exactly when c[a] == c[b] for numbers.
+func denseRanks(code []uint32, c []float64, o []int32) []uint32 {
+	var k uint32
+	for i, r := range o {
+		if i > 0 && compareNaNLast(c[o[i-1]], c[r]) != 0 {
+			k++
+		}
+		code[r] = k
+	}
+	return code
 }

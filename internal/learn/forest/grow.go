@@ -211,19 +211,20 @@ func (g *grower) bestSplit(lo, hi, n int, s float64) (split, bool) {
 // S_L²/N_L + S_R²/N_R is ranger's impurity decrease. The best position is
 // kept in locals and written to best once.
 func (g *grower) scan(j, lo, hi, n int, s float64, best *split) {
-	ids, xs, inv, wy, cnt := g.idx[j][lo:hi], g.col[j], g.inv, g.wy, g.cnt
-	a := xs[ids[0]]
-	if a == xs[ids[len(ids)-1]] {
+	ids, xs, code, inv, wy, cnt := g.idx[j][lo:hi], g.col[j], g.code[j], g.inv, g.wy, g.cnt
+	a := code[ids[0]]
+	if a == code[ids[len(ids)-1]] {
 		return
 	}
 	bestGain, at := best.gain, 0
 	var sl float64
 	nl := 0
+	r := ids[0]
 	for p := 1; p < len(ids); p++ {
-		r := ids[p-1]
 		sl += wy[r]
 		nl += int(cnt[r])
-		b := xs[ids[p]]
+		r = ids[p]
+		b := code[r]
 		if a == b {
 			continue
 		}
@@ -244,7 +245,7 @@ func (g *grower) scan(j, lo, hi, n int, s float64, best *split) {
 // and finally "observed vs NA" (NA to child 1). Every child must hold an
 // entry. Without NA in the node it scores exactly as scan.
 func (g *grower) scanMIA(j, lo, hi, n int, s float64, best *split) {
-	ids, xs, inv, wy, cnt := g.idx[j][lo:hi], g.col[j], g.inv, g.wy, g.cnt
+	ids, xs, code, inv, wy, cnt := g.idx[j][lo:hi], g.col[j], g.code[j], g.inv, g.wy, g.cnt
 	k := len(ids)
 	var sNA float64
 	nNA := 0
@@ -264,7 +265,7 @@ func (g *grower) scanMIA(j, lo, hi, n int, s float64, best *split) {
 		r := ids[p-1]
 		sl += wy[r]
 		nl += int(cnt[r])
-		if xs[r] == xs[ids[p]] {
+		if code[r] == code[ids[p]] {
 			continue
 		}
 		nr, sr := nObs-nl, sObs-sl
@@ -288,25 +289,30 @@ func (g *grower) scanMIA(j, lo, hi, n int, s float64, best *split) {
 
 // route fixes c's threshold and NA side and sets the side of every row
 // of [lo, hi). It returns the number of rows of child 0, the in-bag
-// entries of each child, and whether a NA row was routed.
+// entries of each child, and whether a NA row was routed. The split
+// column's positions are sorted (NaN last), so its rows fall in three
+// runs: x ≤ thr (child 0), x > thr (child 1), NA (the stored side).
 func (g *grower) route(c *split, lo, hi int) (nl int, w [2]int, naSeen bool) {
 	c.thr = midpoint(c.lo, c.hi)
-	ids, xs := g.idx[c.feat][lo:hi], g.col[c.feat]
-	for _, r := range ids {
-		x := xs[r]
-		sd := uint8(1)
-		switch {
-		case x <= c.thr:
-			sd = 0
-		case math.IsNaN(x):
-			sd, naSeen = c.naSide, true
-		}
-		g.side[r] = sd
-		if sd == 0 {
+	ids, xs, side, cnt := g.idx[c.feat][lo:hi], g.col[c.feat], g.side, g.cnt
+	p, w0, w1 := 0, 0, 0
+	for ; p < len(ids) && xs[ids[p]] <= c.thr; p++ {
+		side[ids[p]] = 0
+		w0 += int(cnt[ids[p]])
+	}
+	nl = p
+	for ; p < len(ids) && xs[ids[p]] > c.thr; p++ {
+		side[ids[p]] = 1
+		w1 += int(cnt[ids[p]])
+	}
+	w = [2]int{w0, w1}
+	for _, r := range ids[p:] { // NA
+		side[r], naSeen = c.naSide, true
+		if c.naSide == 0 {
 			nl++
 		}
-		if sd < 2 {
-			w[sd] += int(g.cnt[r])
+		if c.naSide < 2 {
+			w[c.naSide] += int(cnt[r])
 		}
 	}
 	if c.naSide == naAny { // no NA in the node: NA goes to the larger child
