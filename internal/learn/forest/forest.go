@@ -86,6 +86,7 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 	worker := func() func(i int) error {
 		g := newGrower(dt, p)
 		var rows []int // the worker's bootstrap buffer, reused tree after tree
+		var arena []node
 		src := new(rand.PCG)
 		r := rand.New(src) // a Rand keeps no state of its own: reseeding src restarts it
 		return func(i int) error {
@@ -94,7 +95,7 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 			}
 			src.Seed(seeds[i][0], seeds[i][1]) // as rand.NewPCG(seeds[i][0], seeds[i][1])
 			rows = p.bootstrapInto(rows, n, r)
-			trees[i] = g.growTree(rows, r)
+			trees[i], arena = keepTree(arena, g.growTree(rows, r), p.NumTrees)
 			return nil
 		}
 	}
@@ -106,6 +107,23 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 		return nil, err
 	}
 	return f, nil
+}
+
+// arenaNodes bounds the nodes of one arena chunk (1 MiB).
+const arenaNodes = 1 << 16
+
+// keepTree copies the nodes t of one tree into the worker's arena,
+// starting a new chunk when t does not fit (sized for the forest's
+// numTrees trees like t, at most arenaNodes unless t is larger), and
+// returns the copy and the arena. The trees of a worker thus share a few
+// allocations instead of one each.
+func keepTree(arena, t []node, numTrees int) (kept, rest []node) {
+	if cap(arena)-len(arena) < len(t) {
+		arena = make([]node, 0, max(len(t), min(arenaNodes, len(t)*numTrees)))
+	}
+	k := len(arena)
+	arena = append(arena, t...)
+	return arena[k:len(arena):len(arena)], arena
 }
 
 // assemble concatenates the trees' nodes, tree after tree, into f.

@@ -3,7 +3,6 @@ package forest
 import (
 	"math"
 	"math/rand/v2"
-	"slices"
 )
 
 // split is a candidate split: observed rows with x ≤ thr go to child 0
@@ -50,7 +49,8 @@ func newGrower(dt *data, p Params) *grower {
 }
 
 // growTree grows one tree on the in-bag rows (repeats allowed), drawing
-// the candidate columns from rng, and returns its nodes, root first.
+// the candidate columns from rng, and returns its nodes, root first, in
+// the grower's scratch space: valid until the next call.
 func (g *grower) growTree(rows []int, rng *rand.Rand) []node {
 	g.rng = rng
 	clear(g.cnt)
@@ -67,7 +67,7 @@ func (g *grower) growTree(rows []int, rng *rand.Rand) []node {
 	g.out = append(g.out[:0], node{})
 	n, s := g.nodeStats(0, m)
 	g.grow(0, 0, m, 0, n, s)
-	return slices.Clone(g.out)
+	return g.out
 }
 
 // inBagOrder writes into dst the rows of order whose multiplicity cnt is
