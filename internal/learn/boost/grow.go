@@ -12,7 +12,9 @@ type grower struct {
 	p    Params
 	eta  float32
 	grad []float32
-	cols [][]entry // working copies of ds.cols, partitioned by node
+	// grad64 is grad in float64 (exact), read by the scans
+	grad64 []float64
+	cols   [][]entry // working copies of ds.cols, partitioned by node
 	// src is where the current level's entries are: ds.cols at the root
 	// (partitioning the root fills cols), cols below it
 	src   [][]entry
@@ -40,7 +42,7 @@ type active struct {
 
 func newGrower(ds *dataset, p Params) *grower {
 	g := &grower{ds: ds, sc: newScorer(p, ds.n), p: p, eta: float32(p.Eta),
-		grad: make([]float32, ds.n), cols: make([][]entry, ds.d),
+		grad: make([]float32, ds.n), grad64: make([]float64, ds.n), cols: make([][]entry, ds.d),
 		rows: make([]int32, ds.n), left: make([]uint8, ds.n), final: make([]int32, ds.n),
 		tmpE: make([]entry, ds.n), tmpR: make([]int32, ds.n)}
 	for f, c := range ds.cols {
@@ -53,7 +55,7 @@ func newGrower(ds *dataset, p Params) *grower {
 func (g *grower) stats(rows []int32) nodeStats {
 	var sum float64
 	for _, r := range rows {
-		sum += float64(g.grad[r])
+		sum += g.grad64[r]
 	}
 	h := len(rows)
 	return nodeStats{g: sum, h: h, root: g.sc.gain(sum, h)}
@@ -62,6 +64,9 @@ func (g *grower) stats(rows []int32) nodeStats {
 // grow fits one tree to the gradients in g.grad (hessians 1).
 func (g *grower) grow() tree {
 	ds := g.ds
+	for i, v := range g.grad {
+		g.grad64[i] = float64(v)
+	}
 	g.src = ds.cols
 	for i := range g.rows {
 		g.rows[i] = int32(i)
@@ -115,9 +120,9 @@ func (g *grower) bestSplit(a *active) split {
 	for f := range d {
 		seg := g.src[f][s[2*f]:s[2*f+1]]
 		if g.ds.forward[f] {
-			g.sc.scan(seg, g.grad, int32(f), a.st, &best, false)
+			g.sc.scan(seg, g.grad64, int32(f), a.st, &best, false)
 		}
-		g.sc.scan(seg, g.grad, int32(f), a.st, &best, true)
+		g.sc.scan(seg, g.grad64, int32(f), a.st, &best, true)
 	}
 	return best
 }
