@@ -213,12 +213,10 @@ func (c *cursor) next(seg []entry, grad []float64) {
 		m := len(s)
 		ia, ib := inv[k : k+m][:m], inv[h-k-m+1 : h-k+1][:m]
 		for i, e := range s {
-			if e.v != last {
-				g2 := tot - eg
-				if eg*eg*ia[i]+g2*g2*ib[m-1-i] >= bar {
-					c.k, c.eg, c.last = k+i, eg, last
-					return
-				}
+			// screen first: the tie test runs only on the few that pass
+			if g2 := tot - eg; eg*eg*ia[i]+g2*g2*ib[m-1-i] >= bar && e.v != last {
+				c.k, c.eg, c.last = k+i, eg, last
+				return
 			}
 			eg += grad[e.row]
 			last = e.v
@@ -252,12 +250,9 @@ func (c *cursor) nextDown(seg []entry, grad []float64) {
 		ia, ib := inv[end-m : end][:m], inv[h-end+1 : h-end+1+m][:m]
 		for i := m - 1; i >= 0; i-- {
 			e := s[i]
-			if e.v != last {
-				g2 := tot - eg
-				if eg*eg*ia[m-1-i]+g2*g2*ib[i] >= bar {
-					c.k, c.eg, c.last = end-1-i, eg, last
-					return
-				}
+			if g2 := tot - eg; eg*eg*ia[m-1-i]+g2*g2*ib[i] >= bar && e.v != last {
+				c.k, c.eg, c.last = end-1-i, eg, last
+				return
 			}
 			eg += grad[e.row]
 			last = e.v
