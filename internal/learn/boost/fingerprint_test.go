@@ -46,6 +46,12 @@ func fingerprintCases() []fingerprintCase {
 			p.MinChildWeight, p.Lambda, p.MaxDepth, p.Eta, p.Rounds = 7.5, 2, 8, 0.1, 150
 		}},
 		{"params-stump", 9, 0.5, 0.5, 300, func(p *Params) { p.MaxDepth, p.Rounds = 1, 50 }},
+		{"params-lambda0-mcw0", 10, 0.5, 0.3, 400, func(p *Params) {
+			p.Lambda, p.MinChildWeight, p.Rounds = 0, 0, 120
+		}},
+		{"params-deep-fine-grid", 11, 0.01, 0.6, 900, func(p *Params) {
+			p.MaxDepth, p.Rounds, p.Lambda = 10, 60, 0.3
+		}},
 	}
 }
 

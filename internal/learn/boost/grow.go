@@ -119,10 +119,15 @@ func (g *grower) bestSplit(a *active) split {
 	s := g.segs[2*d*int(a.seg) : 2*d*int(a.seg+1)]
 	for f := range d {
 		seg := g.src[f][s[2*f]:s[2*f+1]]
-		if g.ds.forward[f] {
+		switch {
+		case g.ds.forward[f] && g.sc.alpha == 0:
+			g.sc.scanBoth(seg, g.grad64, int32(f), a.st, &best)
+		case g.ds.forward[f]:
 			g.sc.scan(seg, g.grad64, int32(f), a.st, &best, false)
+			fallthrough
+		default:
+			g.sc.scan(seg, g.grad64, int32(f), a.st, &best, true)
 		}
-		g.sc.scan(seg, g.grad64, int32(f), a.st, &best, true)
 	}
 	return best
 }

@@ -139,7 +139,13 @@ func (s *scorer) scan(seg []entry, grad []float64, f int32, ns nodeStats, best *
 	default:
 		eg, last = s.scanUp(seg, grad, f, ns, best)
 	}
-	eh := len(seg)
+	s.endCandidate(eg, last, len(seg), ns, f, backward, best)
+}
+
+// endCandidate evaluates a scan's last candidate, the split of the eh
+// observed entries (gradient sum eg, last value scanned last) from the
+// missing ones.
+func (s *scorer) endCandidate(eg float64, last float32, eh int, ns nodeStats, f int32, backward bool, best *split) {
 	if float64(eh) >= s.mcw && float64(ns.h-eh) >= s.mcw {
 		gap := abs32(last) + rtEps
 		if backward {
