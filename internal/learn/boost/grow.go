@@ -112,19 +112,25 @@ func (g *grower) makeLeaf(t *tree, a *active) {
 }
 
 // bestSplit scans every feature of node a in index order, forward first
-// where XGBoost does both directions.
+// where XGBoost does both directions; two adjacent features scanned
+// descending only, with as many entries, are scanned together.
 func (g *grower) bestSplit(a *active) split {
 	var best split
 	d := g.ds.d
 	s := g.segs[2*d*int(a.seg) : 2*d*int(a.seg+1)]
-	for f := range d {
+	for f := 0; f < d; f++ {
 		seg := g.src[f][s[2*f]:s[2*f+1]]
 		switch {
-		case g.ds.forward[f] && g.sc.alpha == 0:
-			g.sc.scanBoth(seg, g.grad64, int32(f), a.st, &best)
+		case g.sc.alpha != 0:
+			if g.ds.forward[f] {
+				g.sc.scan(seg, g.grad64, int32(f), a.st, &best, false)
+			}
+			g.sc.scan(seg, g.grad64, int32(f), a.st, &best, true)
 		case g.ds.forward[f]:
-			g.sc.scan(seg, g.grad64, int32(f), a.st, &best, false)
-			fallthrough
+			g.sc.scanBoth(seg, g.grad64, int32(f), a.st, &best)
+		case f+1 < d && !g.ds.forward[f+1] && s[2*f+3]-s[2*f+2] == int32(len(seg)):
+			g.sc.scanTwo(seg, g.src[f+1][s[2*f+2]:s[2*f+3]], g.grad64, int32(f), a.st, &best)
+			f++
 		default:
 			g.sc.scan(seg, g.grad64, int32(f), a.st, &best, true)
 		}

@@ -45,6 +45,41 @@ func TestScreeningIsExact(t *testing.T) {
 	}
 }
 
+// TestScreeningIsExactPaired is TestScreeningIsExact with columns
+// without missing values next to each other and to columns with them, so
+// that joint scans of two features (scanTwo) and of both directions
+// (scanBoth) are compared with exhaustive evaluation too.
+func TestScreeningIsExactPaired(t *testing.T) {
+	rng := newRNG(19)
+	for k := range 24 {
+		n, d := 20+rng.IntN(200), 2+rng.IntN(6)
+		scale := math.Pow(10, float64(rng.IntN(41)-25))
+		X := mat.NewDense(n, d, nil)
+		y := make([]float64, n)
+		for i := range n {
+			for j := range d {
+				v := math.Round(rng.NormFloat64()*float64(1+k%4)) / float64(1+k%3)
+				if j%3 == 2 && rng.Float64() < 0.25 {
+					v = math.NaN()
+				}
+				X.Set(i, j, v)
+			}
+			y[i] = scale * (rng.NormFloat64() + float64(i%3))
+		}
+		p := DefaultParams()
+		p.Rounds, p.MaxDepth = 4, 1+rng.IntN(5)
+		p.Lambda = []float64{0, 0.5, 1, 3}[rng.IntN(4)]
+		p.MinChildWeight = []float64{0, 1, 2.5, 6}[rng.IntN(4)]
+		p.BaseScore = scale * 0.3
+		a, b := growBoth(t, X, y, p)
+		for r := range a {
+			if err := equalTrees(&a[r], &b[r]); err != nil {
+				t.Fatalf("data set %d (n=%d d=%d scale=%g %+v), round %d: %v", k, n, d, scale, p, r, err)
+			}
+		}
+	}
+}
+
 // growBoth fits p with and without screening and returns both tree lists.
 func growBoth(t *testing.T, X *mat.Dense, y []float64, p Params) (screened, exhaustive []tree) {
 	t.Helper()
