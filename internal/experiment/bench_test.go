@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -17,11 +18,13 @@ import (
 
 // runJobBench runs job b.N times on one thread (repetition i on
 // iteration i, so every iteration draws fresh data), fails on any
-// pipeline error and reports the peak heap in use as peak-MiB.
+// pipeline error and reports the CPU seconds per run as cpu-s/op and
+// the peak heap in use as peak-MiB.
 func runJobBench(b *testing.B, job Job) {
 	b.Helper()
 	runtime.GC()
 	peak := watchHeap()
+	cpu0 := cpuSeconds(b)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
@@ -33,7 +36,20 @@ func runJobBench(b *testing.B, job Job) {
 		}
 	}
 	b.StopTimer()
+	b.ReportMetric((cpuSeconds(b)-cpu0)/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(peak())/(1<<20), "peak-MiB")
+}
+
+// cpuSeconds returns the user + system CPU seconds of the process so
+// far: on a loaded machine a better measure of a one-thread job than the
+// wall time (it includes the garbage collector's work on other cores).
+func cpuSeconds(b *testing.B) float64 {
+	b.Helper()
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatalf("getrusage: %v", err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
 
 // watchHeap samples runtime.MemStats.HeapAlloc every 5 ms until the
