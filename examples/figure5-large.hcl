@@ -4,11 +4,12 @@
 # on to n_train = 10⁵, as the authors' code ran them, on the same log
 # grid of sample sizes and with the same pipelines and Bayes oracle.
 #
-# Cost: about 9 CPU-days by `coordinator plan`, two thirds of it the
-# SVM's fits at n_train = 10⁵ (libsvm's time grows as n^2.6 once its
-# kernel cache no longer holds the working set, past 10⁴ rows), and a
-# seventh the forests there; one repetition is about an hour. Try it first
-# with `--reps 1`, or drop n_train = 10⁵ for the SVM in a copy.
+# Cost: about 9 CPU-days by `coordinator plan` (one repetition about an
+# hour), more than two thirds of it the SVM's fits at n_train = 10⁵ and
+# an eighth the forests' there; the SVM's time grows as n^2.6 once
+# libsvm's kernel cache no longer holds the working set (past 10⁴ rows),
+# so the plan is low. Try it first with `--reps 1`, or drop n_train = 10⁵
+# for the SVM in a copy.
 sweep "figure5-large" {
   seed        = 1
   repetitions = 200

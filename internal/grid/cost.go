@@ -38,33 +38,36 @@ type CostModel struct {
 // DefaultCostModel returns single-core constants for the paper's sizes
 // (n_train = n_test = 1000, d = 9), taken as CPU time from each
 // package's fit + predict benchmark on a 2-core AMD EPYC shared with
-// other work (24 Nov 2026, issue 14; docs/BENCHMARKS.md): tree 1.3 ms,
-// ctree 1.6 ms, forest (500 trees) 0.25 s, boost (500 rounds) 0.15 s,
-// svm 28 ms, knn 3.9 ms, linear 0.4 ms, Gaussian EM imputation 1.5 ms,
-// sim.Generate 0.6 ms, BayesPredict 0.2 ms. With them the quickstart at
-// --reps 5 (15 jobs) is estimated at 19.7 CPU-seconds; it measured 19.3
-// (coordinator run, user + sys). The exponents are fitted on
-// experiment's BenchmarkLarge (Figure 5's design, d = 10, 40% MCAR)
-// from n_train = 10³ to the largest size measured: forest 1.2 (10⁵),
-// boost 1.05 (10⁵), svm 2.1 (3·10⁴: libsvm's kernel cache stops holding
-// the working set past 10⁴ rows, and between 10⁴ and 3·10⁴ it grew as
-// n^2.6, so estimates past 3·10⁴ are low), CART and ctree 1.1, KNN 1
-// (prediction linear in n_train). Figure 5's data (d = 10, every column
-// incomplete) costs about 1.4× Figure 3's at the same n. Cores is 2.
+// other work (24 Nov 2026, after issue 14's first speed-ups;
+// docs/BENCHMARKS.md): tree 1.1 ms, ctree 1.6 ms, forest (500 trees)
+// 0.22 s, boost (500 rounds) 0.10 s, svm 29 ms, knn 4.5 ms, linear
+// 0.4 ms, Gaussian EM imputation 1.2 ms, sim.Generate 0.5 ms,
+// BayesPredict 0.2 ms. With them the quickstart at --reps 5 (15 jobs)
+// is estimated at 16.1 CPU-seconds; it measured 17.6 (coordinator run,
+// user + sys, report included), and one repetition of Figure 3's 37
+// pipelines at 2.47 s against 2.46-3.05 s (experiment's
+// BenchmarkFigure3Rep). The exponents are fitted on experiment's
+// BenchmarkLarge (Figure 5's design, d = 10, 40% MCAR) from n_train =
+// 10³ to the largest size measured: forest 1.2 (10⁵), boost 1.05 (10⁵),
+// svm 2.1 (3·10⁴: libsvm's kernel cache stops holding the working set
+// past 10⁴ rows, and between 10⁴ and 3·10⁴ it grew as n^2.6, so
+// estimates past 3·10⁴ are low), CART and ctree 1.1, KNN 1 (prediction
+// linear in n_train). Figure 5's data (d = 10, every column incomplete)
+// costs about 1.4× Figure 3's at the same n. Cores is 2.
 func DefaultCostModel() CostModel {
 	return CostModel{
 		Learners: map[string]PowerLaw{
-			learn.Tree:   {0.0013, 1.1},
+			learn.Tree:   {0.0011, 1.1},
 			learn.CTree:  {0.0016, 1.1},
-			learn.Forest: {0.25, 1.2},
-			learn.Boost:  {0.15, 1.05},
-			learn.SVM:    {0.028, 2.1},
-			learn.KNN:    {0.0039, 1},
+			learn.Forest: {0.22, 1.2},
+			learn.Boost:  {0.10, 1.05},
+			learn.SVM:    {0.029, 2.1},
+			learn.KNN:    {0.0045, 1},
 			learn.LinReg: {0.0004, 1},
 			learn.Bayes:  {0.0002, 0},
 		},
 		Strategies: map[string]PowerLaw{
-			learn.Gaussian: {0.0015, 1},
+			learn.Gaussian: {0.0012, 1},
 		},
 		Fallback: PowerLaw{0.1, 1.2},
 		// examples/byom.hcl on the same machine: scikit-learn's HGB 0.37 s
@@ -72,7 +75,7 @@ func DefaultCostModel() CostModel {
 		// IterativeImputer 0.06 s per call, protocol included.
 		ExternalLearner: PowerLaw{0.3, 1},
 		ExternalImputer: PowerLaw{0.1, 1},
-		Job:             PowerLaw{0.0006, 1},
+		Job:             PowerLaw{0.0005, 1},
 		Cores:           2,
 	}
 }
