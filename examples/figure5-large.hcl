@@ -4,8 +4,8 @@
 # on to n_train = 10⁵, as the authors' code ran them, on the same log
 # grid of sample sizes and with the same pipelines and Bayes oracle.
 #
-# Cost: about 9 CPU-days by `coordinator plan` (one repetition about an
-# hour), more than two thirds of it the SVM's fits at n_train = 10⁵ and
+# Cost: about 10 CPU-days by `coordinator plan` (one repetition about
+# 70 minutes), more than two thirds of it the SVM's fits at n_train = 10⁵ and
 # an eighth the forests' there; the SVM's time grows as n^2.6 once
 # libsvm's kernel cache no longer holds the working set (past 10⁴ rows),
 # so the plan is low. Try it first with `--reps 1`, or drop n_train = 10⁵
