@@ -9,21 +9,10 @@
 # Safe to rerun: it does nothing when both load.
 set -euo pipefail
 
-packages=(python3-numpy python3-sklearn r-base-core r-cran-rpart)
+source "$(dirname "$0")/apt-ensure.sh"
 have() {
 	/usr/bin/python3 -c 'import numpy, sklearn' >/dev/null 2>&1 &&
 		Rscript -e 'suppressPackageStartupMessages(library(rpart))' >/dev/null 2>&1
 }
-if have; then
-	echo "install-methods-deps: numpy, scikit-learn and rpart already load" >&2
-	exit 0
-fi
-sudo=()
-[[ $(id -u) -eq 0 ]] || sudo=(sudo -n)
-export DEBIAN_FRONTEND=noninteractive
-if ! "${sudo[@]}" apt-get install -y --no-install-recommends "${packages[@]}"; then
-	"${sudo[@]}" apt-get update
-	"${sudo[@]}" apt-get install -y --no-install-recommends "${packages[@]}"
-fi
-have || { echo "install-methods-deps: numpy, scikit-learn or rpart still does not load" >&2; exit 1; }
-echo "install-methods-deps: OK" >&2
+apt_ensure install-methods-deps "numpy, scikit-learn and rpart" have \
+	python3-numpy python3-sklearn r-base-core r-cran-rpart

@@ -15,30 +15,10 @@
 # run R.
 set -euo pipefail
 
-die() { echo "install-r: $*" >&2; exit 1; }
-
-packages=(r-base-core r-cran-rpart r-cran-ranger r-cran-mlbench r-cran-mice r-cran-vim)
+source "$(dirname "$0")/apt-ensure.sh"
 probe='suppressPackageStartupMessages({library(rpart); library(ranger); library(mlbench); library(mice); library(VIM)})'
-
 have_r() {
 	command -v Rscript >/dev/null 2>&1 && Rscript -e "$probe" >/dev/null 2>&1
 }
-
-if have_r; then
-	echo "install-r: R with rpart, ranger, mlbench, mice and VIM is already installed" >&2
-	exit 0
-fi
-
-sudo=()
-if [[ $(id -u) -ne 0 ]]; then
-	command -v sudo >/dev/null 2>&1 || die "R packages are missing and neither root nor sudo is available to install them"
-	sudo=(sudo -n)
-fi
-echo "install-r: installing ${packages[*]} with apt-get" >&2
-export DEBIAN_FRONTEND=noninteractive
-if ! "${sudo[@]}" apt-get install -y --no-install-recommends "${packages[@]}"; then
-	"${sudo[@]}" apt-get update
-	"${sudo[@]}" apt-get install -y --no-install-recommends "${packages[@]}"
-fi
-have_r || die "Rscript still cannot load rpart, ranger, mlbench, mice and VIM after apt-get install"
-echo "install-r: OK ($(Rscript -e 'cat(R.version.string)' 2>/dev/null))" >&2
+apt_ensure install-r "R with rpart, ranger, mlbench, mice and VIM" have_r \
+	r-base-core r-cran-rpart r-cran-ranger r-cran-mlbench r-cran-mice r-cran-vim

@@ -14,22 +14,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 bash scripts/install-r.sh
-packages=(r-cran-e1071 r-cran-caret r-cran-partykit r-cran-mass
-	python3-numpy python3-scipy python3-pandas python3-xgboost)
+source scripts/apt-ensure.sh
 have() {
 	Rscript -e 'suppressPackageStartupMessages({library(e1071); library(caret); library(partykit); library(MASS)})' >/dev/null 2>&1 &&
 		/usr/bin/python3 -c 'import numpy, scipy, pandas, xgboost' >/dev/null 2>&1
 }
-if have; then
-	echo "install-references: every reference package is already installed" >&2
-	exit 0
-fi
-sudo=()
-[[ $(id -u) -eq 0 ]] || sudo=(sudo -n)
-export DEBIAN_FRONTEND=noninteractive
-if ! "${sudo[@]}" apt-get install -y --no-install-recommends "${packages[@]}"; then
-	"${sudo[@]}" apt-get update
-	"${sudo[@]}" apt-get install -y --no-install-recommends "${packages[@]}"
-fi
-have || { echo "install-references: a reference package still does not load" >&2; exit 1; }
-echo "install-references: OK" >&2
+apt_ensure install-references "every reference package" have \
+	r-cran-e1071 r-cran-caret r-cran-partykit r-cran-mass \
+	python3-numpy python3-scipy python3-pandas python3-xgboost

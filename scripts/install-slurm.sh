@@ -11,7 +11,7 @@
 # Safe to rerun: it does nothing when every command is present.
 set -euo pipefail
 
-packages=(slurmctld slurmd slurm-client munge)
+source "$(dirname "$0")/apt-ensure.sh"
 commands=(slurmctld slurmd sbatch srun squeue scancel scontrol sinfo munged munge)
 have() {
 	local c
@@ -19,18 +19,7 @@ have() {
 		command -v "$c" >/dev/null 2>&1 || [[ -x /usr/sbin/$c ]] || return 1
 	done
 }
-if have; then
-	echo "install-slurm: slurmctld, slurmd, the Slurm client and munge are already installed" >&2
-	exit 0
-fi
-sudo=()
-[[ $(id -u) -eq 0 ]] || sudo=(sudo -n)
-export DEBIAN_FRONTEND=noninteractive
 # Debian's postinst may start the packaged services where systemd runs;
 # the tests never use them (they run their own daemons on other ports).
-if ! "${sudo[@]}" apt-get install -y --no-install-recommends "${packages[@]}"; then
-	"${sudo[@]}" apt-get update
-	"${sudo[@]}" apt-get install -y --no-install-recommends "${packages[@]}"
-fi
-have || { echo "install-slurm: a Slurm or munge command is still missing" >&2; exit 1; }
-echo "install-slurm: OK ($(slurmd -V 2>/dev/null || echo slurmd))" >&2
+apt_ensure install-slurm "slurmctld, slurmd, the Slurm client and munge" have \
+	slurmctld slurmd slurm-client munge
