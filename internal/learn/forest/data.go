@@ -13,31 +13,42 @@ import (
 // derives its own sorted in-bag rows by one filtering pass per column
 // instead of sorting again.
 type data struct {
-	n, d  int
-	col   [][]float64 // col[j][r] = X[r, j]
-	order [][]int32   // order[j]: the rows by ascending col[j], ties by row, NaN last
-	code  [][]uint32  // code[j][r]: dense rank of col[j][r] (equal values, and all NaN, share one)
-	y     []float64
-	inv   []float64 // inv[k] = 1/k for k = 1..n (inv[0] unused)
+	n, d   int
+	col    [][]float64 // col[j][r] = X[r, j]
+	sorted [][]entry   // sorted[j]: every row's entry by ascending col[j], ties by row, NaN last
+	y      []float64
+	inv    []float64 // inv[k] = 1/k for k = 1..n (inv[0] unused)
 }
+
+// entry is a row r of a column sorted by value, packed with the dense
+// rank c of its value there (equal values, and all NaN, share a rank) as
+// c<<32 | r: a scan reads ranks and rows from one sequential array, and a
+// partition moves one word per row.
+type entry uint64
+
+// row returns the entry's row.
+func (e entry) row() uint32 { return uint32(e) }
+
+// rank returns the dense rank of the entry's value in its column.
+func (e entry) rank() uint32 { return uint32(e >> 32) }
 
 // newData copies X (n × d) and y into the shared layout and sorts every
 // column.
 func newData(X *mat.Dense, y []float64) *data {
 	n, d := X.Dims()
-	t := &data{n: n, d: d, col: make([][]float64, d), order: make([][]int32, d),
-		code: make([][]uint32, d), y: y, inv: make([]float64, n+1)}
-	codeAll := make([]uint32, n*d)
+	t := &data{n: n, d: d, col: make([][]float64, d), sorted: make([][]entry, d),
+		y: y, inv: make([]float64, n+1)}
 	colAll := make([]float64, n*d)
-	ordAll := make([]int32, n*d)
+	entAll := make([]entry, n*d)
+	o := make([]int32, n)
 	for j := range d {
-		c, o := colAll[j*n:(j+1)*n], ordAll[j*n:(j+1)*n]
+		c := colAll[j*n : (j+1)*n]
 		for r := range n {
 			c[r], o[r] = X.At(r, j), int32(r)
 		}
 		slices.SortStableFunc(o, func(a, b int32) int { return compareNaNLast(c[a], c[b]) })
-		t.col[j], t.order[j] = c, o
-		t.code[j] = denseRanks(codeAll[j*n:(j+1)*n], c, o)
+		t.col[j] = c
+		t.sorted[j] = sortedEntries(entAll[j*n:(j+1)*n], c, o)
 	}
 	for k := 1; k <= n; k++ {
 		t.inv[k] = 1 / float64(k)
@@ -59,16 +70,16 @@ func compareNaNLast(a, b float64) int {
 	return cmp.Compare(a, b)
 }
 
-// denseRanks writes into code the dense rank of every value of c, whose
-// rows sorted are o: values that compare equal (and all NaN) share a
-// rank, so that code[a] == code[b] exactly when c[a] == c[b] for numbers.
-func denseRanks(code []uint32, c []float64, o []int32) []uint32 {
-	var k uint32
+// sortedEntries writes into dst the entries of the rows o of c, sorted:
+// each row with the dense rank of its value, so that two rows share a
+// rank exactly when their values compare equal (all NaN share one).
+func sortedEntries(dst []entry, c []float64, o []int32) []entry {
+	var k uint64
 	for i, r := range o {
 		if i > 0 && compareNaNLast(c[o[i-1]], c[r]) != 0 {
 			k++
 		}
-		code[r] = k
+		dst[i] = entry(k<<32 | uint64(uint32(r)))
 	}
-	return code
+	return dst
 }

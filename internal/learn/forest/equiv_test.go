@@ -71,7 +71,7 @@ func sameTree(X *mat.Dense, y []float64, rows []int, p Params) error {
 	}
 	g := newGrower(newData(X, y), p)
 	nodes := g.growTree(rows, rand.New(rand.NewPCG(0, 0)))
-	f := &Model{nodes: nodes, roots: []int32{0}, d: p.Mtry, strategy: p.Strategy, threads: 1}
+	f := &Model{trees: [][]node{nodes}, d: p.Mtry, strategy: p.Strategy, threads: 1}
 	in := mat.NewDense(len(rows), p.Mtry, nil)
 	for k, r := range rows {
 		in.SetRow(k, X.RawRowView(r))

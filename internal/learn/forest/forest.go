@@ -3,7 +3,6 @@ package forest
 import (
 	"context"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -18,8 +17,8 @@ import (
 // Model is a fitted random forest. It is immutable and safe for
 // concurrent Predict calls.
 type Model struct {
-	nodes    []node  // every tree's nodes, tree after tree
-	roots    []int32 // roots[t] indexes tree t's root in nodes
+	trees    [][]node // trees[t]: tree t's nodes, root first, in arena chunks shared by several trees
+	held     int      // bytes of the arena chunks the trees live in
 	d        int
 	mtry     int
 	strategy tree.Strategy
@@ -83,10 +82,12 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 	}
 	dt := newData(X, y)
 	trees := make([][]node, p.NumTrees)
+	var held atomic.Int64
 	worker := func() func(i int) error {
 		g := newGrower(dt, p)
 		var rows []int // the worker's bootstrap buffer, reused tree after tree
 		var arena []node
+		left := p.NumTrees // an upper bound on the trees this worker still grows
 		src := new(rand.PCG)
 		r := rand.New(src) // a Rand keeps no state of its own: reseeding src restarts it
 		return func(i int) error {
@@ -95,53 +96,44 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 			}
 			src.Seed(seeds[i][0], seeds[i][1]) // as rand.NewPCG(seeds[i][0], seeds[i][1])
 			rows = p.bootstrapInto(rows, n, r)
-			trees[i], arena = keepTree(arena, g.growTree(rows, r), p.NumTrees)
+			var grown int
+			trees[i], arena, grown = keepTree(arena, g.growTree(rows, r), left)
+			held.Add(int64(grown) * int64(unsafe.Sizeof(node{})))
+			left--
 			return nil
 		}
 	}
 	if err := parallel(p.NumTrees, p.Threads, worker); err != nil {
 		return nil, err
 	}
-	f := &Model{d: d, mtry: p.mtry(d), strategy: p.Strategy, threads: max(1, p.Threads)}
-	if err := f.assemble(trees); err != nil {
-		return nil, err
-	}
-	return f, nil
+	return &Model{trees: trees, held: int(held.Load()), d: d, mtry: p.mtry(d), strategy: p.Strategy,
+		threads: max(1, p.Threads)}, nil
 }
 
-// arenaNodes bounds the nodes of one arena chunk (1 MiB).
-const arenaNodes = 1 << 16
+// arenaNodes is the smallest arena chunk, in nodes (1 MiB), and
+// arenaTrees the number of trees like the last one a new chunk is sized
+// for: the slack a chunk can leave is then under one tree in arenaTrees.
+const (
+	arenaNodes = 1 << 16
+	arenaTrees = 8
+)
 
 // keepTree copies the nodes t of one tree into the worker's arena,
-// starting a new chunk when t does not fit (sized for the forest's
-// numTrees trees like t, at most arenaNodes unless t is larger), and
-// returns the copy and the arena. The trees of a worker thus share a few
-// allocations instead of one each.
-func keepTree(arena, t []node, numTrees int) (kept, rest []node) {
+// starting a new chunk when t does not fit, sized for arenaTrees trees
+// like t (at least arenaNodes nodes, at most what the left trees still
+// to grow, this one included, would need at t's size). It returns the
+// copy, the arena and the nodes of a new chunk (0 if none). The trees of
+// a worker thus share a few allocations instead of one each, and the
+// model keeps them where they are rather than copying them once more.
+func keepTree(arena, t []node, left int) (kept, rest []node, grown int) {
 	if cap(arena)-len(arena) < len(t) {
-		arena = make([]node, 0, max(len(t), min(arenaNodes, len(t)*numTrees)))
+		size := max(len(t), min(max(arenaNodes, arenaTrees*len(t)), len(t)*max(left, 1)))
+		arena = make([]node, 0, size)
+		grown = size
 	}
 	k := len(arena)
 	arena = append(arena, t...)
-	return arena[k:len(arena):len(arena)], arena
-}
-
-// assemble concatenates the trees' nodes, tree after tree, into f.
-func (f *Model) assemble(trees [][]node) error {
-	total := 0
-	for _, t := range trees {
-		total += len(t)
-	}
-	if total > math.MaxInt32 {
-		return fmt.Errorf("forest: %d nodes exceed the forest's 32-bit index: %w", total, learnerr.ErrSetting)
-	}
-	f.nodes, f.roots = make([]node, 0, total), make([]int32, len(trees))
-	for i, t := range trees {
-		f.roots[i] = int32(len(f.nodes))
-		f.nodes = appendShifted(f.nodes, t)
-		trees[i] = nil
-	}
-	return nil
+	return arena[k:len(arena):len(arena)], arena, grown
 }
 
 // bootstrap draws the in-bag rows of one tree: p.inBag(n) uniform draws
@@ -182,19 +174,6 @@ func sized(buf []int, m int) []int {
 	return buf[:m]
 }
 
-// appendShifted appends a tree's nodes to dst, making its child indices
-// absolute.
-func appendShifted(dst, t []node) []node {
-	off := uint32(len(dst)) << 1
-	for _, nd := range t {
-		if nd.feat >= 0 {
-			nd.kids += off
-		}
-		dst = append(dst, nd)
-	}
-	return dst
-}
-
 // parallel runs jobs 0..n-1 on up to threads goroutines (≤ 0: one), each
 // goroutine with its own job function from worker, and returns the error
 // of the lowest-numbered failing job; after a failure no new job starts.
@@ -228,7 +207,7 @@ func parallel(n, threads int, worker func() func(i int) error) error {
 }
 
 // NumTrees returns the number of trees.
-func (f *Model) NumTrees() int { return len(f.roots) }
+func (f *Model) NumTrees() int { return len(f.trees) }
 
 // NumFeatures returns the number of columns the forest was fitted on.
 func (f *Model) NumFeatures() int { return f.d }
@@ -240,11 +219,17 @@ func (f *Model) Mtry() int { return f.mtry }
 func (f *Model) Strategy() tree.Strategy { return f.strategy }
 
 // NumNodes returns the total number of nodes over all trees.
-func (f *Model) NumNodes() int { return len(f.nodes) }
+func (f *Model) NumNodes() int {
+	total := 0
+	for _, t := range f.trees {
+		total += len(t)
+	}
+	return total
+}
 
-// SizeBytes returns the memory the fitted forest holds, in bytes: its
-// node and root arrays plus the struct itself.
+// SizeBytes returns the memory the fitted forest holds, in bytes: the
+// arena chunks of its nodes (slack included), the tree index and the
+// struct itself.
 func (f *Model) SizeBytes() int {
-	return int(unsafe.Sizeof(*f)) + cap(f.nodes)*int(unsafe.Sizeof(node{})) +
-		cap(f.roots)*int(unsafe.Sizeof(int32(0)))
+	return int(unsafe.Sizeof(*f)) + f.held + cap(f.trees)*int(unsafe.Sizeof([]node(nil)))
 }

@@ -16,6 +16,12 @@ type split struct {
 	naSide uint8   // MIA: side the NA rows were scored on; naAny when the node had none
 }
 
+// weight is a row's in-bag multiplicity and its target times that.
+type weight struct {
+	wy  float64 // cnt·y
+	cnt int
+}
+
 // naAny marks a split scored without NA rows in the node: NA rows then go
 // to the child with more in-bag entries.
 const naAny uint8 = 2
@@ -27,10 +33,9 @@ type grower struct {
 	mia                     bool
 	rng                     *rand.Rand
 
-	cnt   []int32   // in-bag multiplicity of each row
-	wy    []float64 // cnt[r]·y[r]
-	idx   [][]int32 // idx[j][pos]: in-bag rows by ascending col[j]; a node owns [lo, hi) in every column
-	buf   []int32   // partition scratch
+	wc    []weight  // each row's in-bag multiplicity and weighted target
+	idx   [][]entry // idx[j][pos]: in-bag rows by ascending col[j]; a node owns [lo, hi) in every column
+	buf   []entry   // partition scratch
 	side  []uint8   // child of each row at the current split
 	feats []int     // candidate columns scratch
 	out   []node    // the tree being grown
@@ -39,9 +44,9 @@ type grower struct {
 // newGrower returns a grower for the forest's data and parameters.
 func newGrower(dt *data, p Params) *grower {
 	g := &grower{data: dt, mtry: p.mtry(dt.d), minNode: p.MinNodeSize, maxDepth: p.MaxDepth,
-		mia: p.Strategy != noMissing, cnt: make([]int32, dt.n), wy: make([]float64, dt.n),
-		idx: make([][]int32, dt.d), buf: make([]int32, dt.n), side: make([]uint8, dt.n)}
-	all := make([]int32, dt.n*dt.d)
+		mia: p.Strategy != noMissing, wc: make([]weight, dt.n),
+		idx: make([][]entry, dt.d), buf: make([]entry, dt.n), side: make([]uint8, dt.n)}
+	all := make([]entry, dt.n*dt.d)
 	for j := range dt.d {
 		g.idx[j] = all[j*dt.n : (j+1)*dt.n]
 	}
@@ -53,16 +58,16 @@ func newGrower(dt *data, p Params) *grower {
 // the grower's scratch space: valid until the next call.
 func (g *grower) growTree(rows []int, rng *rand.Rand) []node {
 	g.rng = rng
-	clear(g.cnt)
+	clear(g.wc)
 	for _, r := range rows {
-		g.cnt[r]++
+		g.wc[r].cnt++
 	}
-	for r, c := range g.cnt {
-		g.wy[r] = float64(c) * g.y[r]
+	for r := range g.wc {
+		g.wc[r].wy = float64(g.wc[r].cnt) * g.y[r]
 	}
 	m := 0
 	for j := range g.d {
-		m = inBagOrder(g.idx[j], g.order[j], g.cnt)
+		m = inBagOrder(g.idx[j], g.sorted[j], g.wc)
 	}
 	g.out = append(g.out[:0], node{})
 	n, s := g.nodeStats(0, m)
@@ -70,15 +75,16 @@ func (g *grower) growTree(rows []int, rng *rand.Rand) []node {
 	return g.out
 }
 
-// inBagOrder writes into dst the rows of order whose multiplicity cnt is
-// positive, keeping their order, and returns their number. Every row is
-// written and the count advanced by 0 or 1, without a branch.
-func inBagOrder(dst, order, cnt []int32) int {
+// inBagOrder writes into dst the entries of sorted whose row is in the
+// bag (positive multiplicity in wc), keeping their order, and returns
+// their number. Every entry is written and the count advanced by 0 or 1,
+// without a branch.
+func inBagOrder(dst, sorted []entry, wc []weight) int {
 	k := 0
-	dst = dst[:len(order)]
-	for _, r := range order {
-		dst[k] = r
-		k += int(min(cnt[r], 1))
+	dst = dst[:len(sorted)]
+	for _, e := range sorted {
+		dst[k] = e
+		k += min(wc[e.row()].cnt, 1)
 	}
 	return k
 }
@@ -142,10 +148,11 @@ func (g *grower) leafBySize(n, depth int) bool {
 func (g *grower) leafPair(k int32, lo, hi int) {
 	var n [2]int
 	var s [2]float64
-	for _, r := range g.idx[0][lo:hi] {
-		sd := g.side[r] & 1
-		n[sd] += int(g.cnt[r])
-		s[sd] += g.wy[r]
+	for _, e := range g.idx[0][lo:hi] {
+		w := g.wc[e.row()]
+		sd := g.side[e.row()] & 1
+		n[sd] += w.cnt
+		s[sd] += w.wy
 	}
 	g.out[k] = node{v: s[0] / float64(n[0]), feat: -1}
 	g.out[k+1] = node{v: s[1] / float64(n[1]), feat: -1}
@@ -154,9 +161,10 @@ func (g *grower) leafPair(k int32, lo, hi int) {
 // nodeStats returns the number of in-bag entries of [lo, hi) and the sum
 // of their targets, in column 0's order.
 func (g *grower) nodeStats(lo, hi int) (n int, s float64) {
-	for _, r := range g.idx[0][lo:hi] {
-		n += int(g.cnt[r])
-		s += g.wy[r]
+	for _, e := range g.idx[0][lo:hi] {
+		w := g.wc[e.row()]
+		n += w.cnt
+		s += w.wy
 	}
 	return n, s
 }
@@ -165,9 +173,9 @@ func (g *grower) nodeStats(lo, hi int) (n int, s float64) {
 // stops at the first that differs.
 func (g *grower) pure(lo, hi int) bool {
 	ids := g.idx[0][lo:hi]
-	y0 := g.y[ids[0]]
-	for _, r := range ids[1:] {
-		if g.y[r] != y0 {
+	y0 := g.y[ids[0].row()]
+	for _, e := range ids[1:] {
+		if g.y[e.row()] != y0 {
 			return false
 		}
 	}
@@ -209,34 +217,46 @@ func (g *grower) bestSplit(lo, hi, n int, s float64) (split, bool) {
 // scan scores every split of a complete column j at the midpoints of
 // consecutive distinct values, ranger's "variance" rule: the gain
 // S_L²/N_L + S_R²/N_R is ranger's impurity decrease. The best position is
-// kept in locals and written to best once.
+// kept in locals and written to best once. The loop reads only the
+// node's sequential entries and each row's weight, few enough values for
+// the compiler to keep them all in registers.
 func (g *grower) scan(j, lo, hi, n int, s float64, best *split) {
-	ids, xs, code, inv, wy, cnt := g.idx[j][lo:hi], g.col[j], g.code[j], g.inv, g.wy, g.cnt
-	a := code[ids[0]]
-	if a == code[ids[len(ids)-1]] {
+	ids := g.idx[j][lo:hi]
+	if ids[0].rank() == ids[len(ids)-1].rank() {
 		return
 	}
-	bestGain, at := best.gain, 0
+	bestGain, at := scanRun(ids, g.wc, g.inv, n, s, best.gain)
+	if at > 0 {
+		xs := g.col[j]
+		*best = split{feat: j, lo: xs[ids[at-1].row()], hi: xs[ids[at].row()], gain: bestGain, naSide: naAny}
+	}
+}
+
+// scanRun returns the largest gain of the splits between consecutive
+// distinct ranks of ids (n entries summing to s), if above bestGain,
+// with the first position reaching it (else bestGain and 0). It is kept
+// out of line with only the loop's values as arguments, so that the
+// compiler holds them all in registers. Every position is scored, a tie
+// too (then discarded), so that the loop has one path.
+//
+//go:noinline
+func scanRun(ids []entry, wc []weight, inv []float64, n int, s, bestGain float64) (float64, int) {
 	var sl float64
-	nl := 0
-	r := ids[0]
+	nl, at := 0, 0
+	prev := ids[0]
 	for p := 1; p < len(ids); p++ {
-		sl += wy[r]
-		nl += int(cnt[r])
-		r = ids[p]
-		b := code[r]
-		if a == b {
-			continue
-		}
-		a = b
+		w := wc[prev.row()]
+		e := ids[p]
+		sl += w.wy
+		nl += w.cnt
+		tie := e.rank() == prev.rank()
+		prev = e
 		sr := s - sl
-		if gain := sl*sl*inv[nl] + sr*sr*inv[n-nl]; gain > bestGain {
+		if gain := sl*sl*inv[nl] + sr*sr*inv[n-nl]; gain > bestGain && !tie {
 			bestGain, at = gain, p
 		}
 	}
-	if at > 0 {
-		*best = split{feat: j, lo: xs[ids[at-1]], hi: xs[ids[at]], gain: bestGain, naSide: naAny}
-	}
+	return bestGain, at
 }
 
 // scanMIA scores the MIA splits of column j over the node's n entries
@@ -245,13 +265,14 @@ func (g *grower) scan(j, lo, hi, n int, s float64, best *split) {
 // and finally "observed vs NA" (NA to child 1). Every child must hold an
 // entry. Without NA in the node it scores exactly as scan.
 func (g *grower) scanMIA(j, lo, hi, n int, s float64, best *split) {
-	ids, xs, code, inv, wy, cnt := g.idx[j][lo:hi], g.col[j], g.code[j], g.inv, g.wy, g.cnt
+	ids, xs, inv, wc := g.idx[j][lo:hi], g.col[j], g.inv, g.wc
 	k := len(ids)
 	var sNA float64
 	nNA := 0
-	for k > 0 && math.IsNaN(xs[ids[k-1]]) {
+	for k > 0 && math.IsNaN(xs[ids[k-1].row()]) {
 		k--
-		sNA, nNA = sNA+wy[ids[k]], nNA+int(cnt[ids[k]])
+		w := wc[ids[k].row()]
+		sNA, nNA = sNA+w.wy, nNA+w.cnt
 	}
 	if nNA == 0 {
 		g.scan(j, lo, hi, n, s, best)
@@ -262,10 +283,11 @@ func (g *grower) scanMIA(j, lo, hi, n int, s float64, best *split) {
 	var sl float64
 	nl := 0
 	for p := 1; p < k; p++ {
-		r := ids[p-1]
-		sl += wy[r]
-		nl += int(cnt[r])
-		if code[r] == code[ids[p]] {
+		e := ids[p-1]
+		w := &wc[e.row()]
+		sl += w.wy
+		nl += w.cnt
+		if e.rank() == ids[p].rank() {
 			continue
 		}
 		nr, sr := nObs-nl, sObs-sl
@@ -278,7 +300,7 @@ func (g *grower) scanMIA(j, lo, hi, n int, s float64, best *split) {
 		}
 	}
 	if at > 0 {
-		*best = split{feat: j, lo: xs[ids[at-1]], hi: xs[ids[at]], gain: bestGain, naSide: side}
+		*best = split{feat: j, lo: xs[ids[at-1].row()], hi: xs[ids[at].row()], gain: bestGain, naSide: side}
 	}
 	if nObs > 0 {
 		if gain := sObs*sObs*inv[nObs] + sNA*sNA*inv[nNA]; gain > best.gain {
@@ -294,25 +316,25 @@ func (g *grower) scanMIA(j, lo, hi, n int, s float64, best *split) {
 // runs: x ≤ thr (child 0), x > thr (child 1), NA (the stored side).
 func (g *grower) route(c *split, lo, hi int) (nl int, w [2]int, naSeen bool) {
 	c.thr = midpoint(c.lo, c.hi)
-	ids, xs, side, cnt := g.idx[c.feat][lo:hi], g.col[c.feat], g.side, g.cnt
+	ids, xs, side, wc := g.idx[c.feat][lo:hi], g.col[c.feat], g.side, g.wc
 	p, w0, w1 := 0, 0, 0
-	for ; p < len(ids) && xs[ids[p]] <= c.thr; p++ {
-		side[ids[p]] = 0
-		w0 += int(cnt[ids[p]])
+	for ; p < len(ids) && xs[ids[p].row()] <= c.thr; p++ {
+		side[ids[p].row()] = 0
+		w0 += wc[ids[p].row()].cnt
 	}
 	nl = p
-	for ; p < len(ids) && xs[ids[p]] > c.thr; p++ {
-		side[ids[p]] = 1
-		w1 += int(cnt[ids[p]])
+	for ; p < len(ids) && xs[ids[p].row()] > c.thr; p++ {
+		side[ids[p].row()] = 1
+		w1 += wc[ids[p].row()].cnt
 	}
 	w = [2]int{w0, w1}
-	for _, r := range ids[p:] { // NA
-		side[r], naSeen = c.naSide, true
+	for _, e := range ids[p:] { // NA
+		side[e.row()], naSeen = c.naSide, true
 		if c.naSide == 0 {
 			nl++
 		}
 		if c.naSide < 2 {
-			w[c.naSide] += int(cnt[r])
+			w[c.naSide] += wc[e.row()].cnt
 		}
 	}
 	if c.naSide == naAny { // no NA in the node: NA goes to the larger child
@@ -332,7 +354,7 @@ func (g *grower) route(c *split, lo, hi int) (nl int, w [2]int, naSeen bool) {
 // (sorted last) went to child 0.
 func (g *grower) partitionAll(c split, naSeen bool, lo, hi int, keep uint8) [2]float64 {
 	side, buf := g.side, g.buf
-	sum := partitionSum(g.idx[0][lo:hi], side, buf, g.wy, keep, c.feat != 0 || (naSeen && c.naSide == 0))
+	sum := partitionSum(g.idx[0][lo:hi], side, buf, g.wc, keep, c.feat != 0 || (naSeen && c.naSide == 0))
 	for j, ids := range g.idx[1:] {
 		if j+1 == c.feat && !(naSeen && c.naSide == 0) {
 			continue
@@ -355,10 +377,10 @@ func (g *grower) partitionAll(c split, naSeen bool, lo, hi int, keep uint8) [2]f
 // of targets that starts at +0 is never −0.
 //
 //go:noinline
-func partitionSum(ids []int32, side []uint8, buf []int32, wy []float64, keep uint8, move bool) [2]float64 {
+func partitionSum(ids []entry, side []uint8, buf []entry, wc []weight, keep uint8, move bool) [2]float64 {
 	var s0, s1 float64
-	for _, r := range ids {
-		w, f := wy[r], float64(side[r])
+	for _, e := range ids {
+		w, f := wc[e.row()].wy, float64(side[e.row()])
 		s0 += w * (1 - f)
 		s1 += w * f
 	}
@@ -379,11 +401,11 @@ func partitionSum(ids []int32, side []uint8, buf []int32, wy []float64, keep uin
 // rest of ids is left undefined.
 //
 //go:noinline
-func gather0(ids []int32, side []uint8) {
+func gather0(ids []entry, side []uint8) {
 	i0 := 0
-	for _, r := range ids {
-		ids[i0] = r
-		i0 += 1 - int(side[r])
+	for _, e := range ids {
+		ids[i0] = e
+		i0 += 1 - int(side[e.row()])
 	}
 }
 
@@ -391,12 +413,12 @@ func gather0(ids []int32, side []uint8) {
 // front of ids is left undefined.
 //
 //go:noinline
-func gather1(ids []int32, side []uint8) {
+func gather1(ids []entry, side []uint8) {
 	k := len(ids) - 1
 	for p := len(ids) - 1; p >= 0; p-- {
-		r := ids[p]
-		ids[k] = r
-		k -= int(side[r])
+		e := ids[p]
+		ids[k] = e
+		k -= int(side[e.row()])
 	}
 }
 
@@ -405,17 +427,17 @@ func gather1(ids []int32, side []uint8) {
 // copy, so that the compiler keeps the loop's counters in registers.
 //
 //go:noinline
-func partition(ids []int32, side []uint8, buf []int32) {
+func partition(ids []entry, side []uint8, buf []entry) {
 	i0, i1 := 0, 0
 	buf = buf[:len(ids)]
-	for _, r := range ids {
-		s := int(side[r])
-		ids[i0], buf[i1] = r, r
+	for _, e := range ids {
+		s := int(side[e.row()])
+		ids[i0], buf[i1] = e, e
 		i0 += 1 - s
 		i1 += s
 	}
-	for k, r := range buf[:i1] {
-		ids[i0+k] = r
+	for k, e := range buf[:i1] {
+		ids[i0+k] = e
 	}
 }
 

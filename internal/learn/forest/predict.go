@@ -64,40 +64,40 @@ func (f *Model) predictBlock(raw blas64.General, lo, hi int, out []float64) {
 		return raw.Data[r*raw.Stride : r*raw.Stride+raw.Cols]
 	}
 	n4 := len(acc) &^ 3
-	for _, root := range f.roots {
+	for _, t := range f.trees {
 		for i := 0; i < n4; i += 4 {
-			a, b, c, d := f.leaf4(uint32(root), row(i), row(i+1), row(i+2), row(i+3))
+			a, b, c, d := leaf4(t, row(i), row(i+1), row(i+2), row(i+3))
 			acc[i] += a
 			acc[i+1] += b
 			acc[i+2] += c
 			acc[i+3] += d
 		}
 		for i := n4; i < len(acc); i++ {
-			acc[i] += f.leaf(root, row(i))
+			acc[i] += leaf(t, row(i))
 		}
 	}
-	nt := float64(len(f.roots))
+	nt := float64(len(f.trees))
 	for i := range acc {
 		acc[i] /= nt
 	}
 }
 
-// leaf4 returns the predictions of the tree rooted at root for four rows,
-// walking them together until all four reach a leaf.
-func (f *Model) leaf4(root uint32, r0, r1, r2, r3 []float64) (p0, p1, p2, p3 float64) {
-	k0, k1, k2, k3 := root, root, root, root
-	for (f.nodes[k0].feat & f.nodes[k1].feat & f.nodes[k2].feat & f.nodes[k3].feat) >= 0 {
-		k0, k1, k2, k3 = f.step(k0, r0), f.step(k1, r1), f.step(k2, r2), f.step(k3, r3)
+// leaf4 returns the predictions of the tree t for four rows, walking
+// them together until all four reach a leaf.
+func leaf4(t []node, r0, r1, r2, r3 []float64) (p0, p1, p2, p3 float64) {
+	var k0, k1, k2, k3 uint32
+	for (t[k0].feat & t[k1].feat & t[k2].feat & t[k3].feat) >= 0 {
+		k0, k1, k2, k3 = step(t, k0, r0), step(t, k1, r1), step(t, k2, r2), step(t, k3, r3)
 	}
-	return f.nodes[k0].v, f.nodes[k1].v, f.nodes[k2].v, f.nodes[k3].v
+	return t[k0].v, t[k1].v, t[k2].v, t[k3].v
 }
 
 // step returns the node that row goes to from node k: k itself at a
 // leaf, else the child leaf would take. It has no branch on the data
 // (set-on-condition and masks), so the walks of leaf4
 // overlap instead of waiting on mispredicted jumps.
-func (f *Model) step(k uint32, row []float64) uint32 {
-	nd := &f.nodes[k]
+func step(t []node, k uint32, row []float64) uint32 {
+	nd := &t[k]
 	feat := nd.feat & ^(nd.feat >> 31) // a leaf's -1 reads column 0, unused
 	x := row[feat]
 	c := nd.kids>>1 + b2u(x > nd.v) // x ≤ v (ranger's rule) and NaN: child 0
@@ -116,9 +116,9 @@ func b2u(b bool) uint32 {
 	return 0
 }
 
-// leaf returns the prediction of the tree rooted at root for row.
-func (f *Model) leaf(root int32, row []float64) float64 {
-	nd := &f.nodes[root]
+// leaf returns the prediction of the tree t for row.
+func leaf(t []node, row []float64) float64 {
+	nd := &t[0]
 	for nd.feat >= 0 {
 		x := row[nd.feat]
 		k := nd.kids >> 1
@@ -129,10 +129,14 @@ func (f *Model) leaf(root int32, row []float64) float64 {
 		default: // NaN
 			k += nd.kids & 1
 		}
-		nd = &f.nodes[k]
+		nd = &t[k]
 	}
 	return nd.v
 }
+
+// maxRows bounds the training rows: a tree has fewer than 2n nodes, and
+// a split stores its children's index in 31 bits.
+const maxRows = 1 << 30
 
 // checkTrain validates the training data and parameters.
 func checkTrain(X *mat.Dense, y []float64, p Params) error {
@@ -142,6 +146,9 @@ func checkTrain(X *mat.Dense, y []float64, p Params) error {
 	raw := X.RawMatrix()
 	if len(y) != raw.Rows {
 		return fmt.Errorf("forest: %d targets for %d rows: %w", len(y), raw.Rows, learnerr.ErrInput)
+	}
+	if raw.Rows > maxRows {
+		return fmt.Errorf("forest: %d rows exceed the %d a tree's 31-bit node index allows: %w", raw.Rows, maxRows, learnerr.ErrInput)
 	}
 	if err := p.validate(raw.Cols); err != nil {
 		return err
