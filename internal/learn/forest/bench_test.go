@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"runtime"
 	"testing"
 
@@ -93,9 +94,23 @@ func benchFitPredict(b *testing.B, variant string) {
 		}
 		sumR2 += r2(pred, yte.y)
 	}
-	b.ReportMetric(float64(learntest.CPUTime()-c0)/1e6/float64(b.N), "cpu-ms/op")
+	ms := float64(learntest.CPUTime()-c0) / 1e6 / float64(b.N)
+	b.ReportMetric(ms, "cpu-ms/op")
 	b.ReportMetric(sumR2/float64(b.N), "R2")
+	if ref := rangerLine[variant]; ref != "" {
+		dir := b.TempDir()
+		if err := dumpQuad(dir, []uint64{benchSeed}, 1000, 1000); err != nil {
+			b.Fatal(err)
+		}
+		re := regexp.MustCompile(regexp.QuoteMeta(ref) + `: cpu ([0-9.]+) ms/run`)
+		learntest.Reference(b, "ranger", ms, re, 1, "Rscript", "testdata/bench_ranger.R", dir, "5")
+	}
 }
+
+// rangerLine names the line of testdata/bench_ranger.R's output that
+// times ranger on the same rows as a variant (mean-imputed, and MIA as
+// out-of-range duplication); ranger 0.14 has no MIA in its split search.
+var rangerLine = map[string]string{benchMean: "mean-imputed", benchMIAInf: "mia-inf (d = 12)"}
 
 // BenchmarkFitPredictMean: mean-imputed, 500 trees, one thread. Target:
 // at least twice as fast as ranger 0.14.1 with num.threads = 1 on the
