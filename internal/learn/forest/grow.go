@@ -34,8 +34,8 @@ type grower struct {
 	rng                     *rand.Rand
 
 	wc    []weight  // each row's in-bag multiplicity and weighted target
-	idx   [][]entry // idx[j][pos]: in-bag rows by ascending col[j]; a node owns [lo, hi) in every column
-	buf   []entry   // partition scratch
+	idx   [][]entry    // idx[j][pos]: in-bag rows by ascending col[j]; a node owns [lo, hi) in every column
+	lists [2][][]entry // idx of the nodes at even and odd depths: a split moves its rows from one to the other
 	side  []uint8   // child of each row at the current split
 	feats []int     // candidate columns scratch
 	out   []node    // the tree being grown
@@ -45,11 +45,16 @@ type grower struct {
 func newGrower(dt *data, p Params) *grower {
 	g := &grower{data: dt, mtry: p.mtry(dt.d), minNode: p.MinNodeSize, maxDepth: p.MaxDepth,
 		mia: p.Strategy != noMissing, wc: make([]weight, dt.n),
-		idx: make([][]entry, dt.d), buf: make([]entry, dt.n), side: make([]uint8, dt.n)}
-	all := make([]entry, dt.n*dt.d)
-	for j := range dt.d {
-		g.idx[j] = all[j*dt.n : (j+1)*dt.n]
+		side: make([]uint8, dt.n)}
+	all := make([]entry, 2*dt.n*dt.d)
+	for b := range g.lists {
+		g.lists[b] = make([][]entry, dt.d)
+		for j := range dt.d {
+			o := (b*dt.d + j) * dt.n
+			g.lists[b][j] = all[o : o+dt.n]
+		}
 	}
+	g.idx = g.lists[0]
 	return g
 }
 
@@ -67,8 +72,9 @@ func (g *grower) growTree(rows []int, rng *rand.Rand) []node {
 	}
 	m := 0
 	for j := range g.d {
-		m = inBagOrder(g.idx[j], g.sorted[j], g.wc)
+		m = inBagOrder(g.lists[0][j], g.sorted[j], g.wc)
 	}
+	g.idx = g.lists[0] // the root's depth
 	g.out = append(g.out[:0], node{})
 	n, s := g.nodeStats(0, m)
 	g.grow(0, 0, m, 0, n, s)
@@ -98,6 +104,7 @@ func inBagOrder(dst, sorted []entry, wc []weight) int {
 // the parent's positions and no column is partitioned; when one is, only
 // the other child's positions are gathered.
 func (g *grower) grow(at int32, lo, hi, depth, n int, s float64) {
+	g.idx = g.lists[depth&1]
 	if g.leafBySize(n, depth) || g.pure(lo, hi) {
 		g.out[at] = node{v: s / float64(n), feat: -1}
 		return
@@ -123,7 +130,7 @@ func (g *grower) grow(at int32, lo, hi, depth, n int, s float64) {
 	case leaf1:
 		keep = 0
 	}
-	sum := g.partitionAll(c, naSeen, lo, hi, keep)
+	sum := g.partitionAll(c, naSeen, lo, hi, nl, keep, g.lists[(depth+1)&1])
 	if leaf0 {
 		g.out[k] = node{v: sum[0] / float64(w[0]), feat: -1}
 	} else {
@@ -347,97 +354,98 @@ func (g *grower) route(c *split, lo, hi int) (nl int, w [2]int, naSeen bool) {
 }
 
 // partitionAll stably partitions every column's positions [lo, hi) by
-// the routed sides, child 0 first, and returns the sum of each child's
-// targets in column 0's order (the order nodeStats sums in). keep 0 or 1
-// gathers only that child's positions, leaving the other's undefined; 2
-// gathers both. The split column is already in order unless NA rows
-// (sorted last) went to child 0.
-func (g *grower) partitionAll(c split, naSeen bool, lo, hi int, keep uint8) [2]float64 {
-	side, buf := g.side, g.buf
-	sum := partitionSum(g.idx[0][lo:hi], side, buf, g.wc, keep, c.feat != 0 || (naSeen && c.naSide == 0))
-	for j, ids := range g.idx[1:] {
-		if j+1 == c.feat && !(naSeen && c.naSide == 0) {
-			continue
-		}
-		switch keep {
-		case 0:
-			gather0(ids[lo:hi], side)
-		case 1:
-			gather1(ids[lo:hi], side)
+// the routed sides (nl rows to child 0) into the same positions of dst,
+// the lists of the next depth, child 0 first, and returns the sum of each
+// child's targets in column 0's order (the order nodeStats sums in). keep
+// 0 or 1 gathers only that child's positions, leaving the other's
+// undefined; 2 gathers both. The split column is already in order unless
+// NA rows (sorted last) went to child 0: it is copied.
+func (g *grower) partitionAll(c split, naSeen bool, lo, hi, nl int, keep uint8, dst [][]entry) [2]float64 {
+	side := g.side
+	inOrder := !(naSeen && c.naSide == 0)
+	sum := partitionSum(dst[0][lo:hi], g.idx[0][lo:hi], side, g.wc, nl, keep, !(c.feat == 0 && inOrder))
+	for j := 1; j < len(dst); j++ {
+		to, from := dst[j][lo:hi], g.idx[j][lo:hi]
+		switch {
+		case j == c.feat && inOrder:
+			copy(to, from)
+		case keep == 0:
+			gather0(to, from, side)
+		case keep == 1:
+			gather1(to, from, side)
 		default:
-			partition(ids[lo:hi], side, buf)
+			partition(to, from, side, nl)
 		}
 	}
 	return sum
 }
 
-// partitionSum is partition (or gather0/gather1 by keep, or no move at
-// all unless move) that also sums wy over each side's rows in order. A
-// row adds ±0 to the other side's sum, which leaves it unchanged: a sum
-// of targets that starts at +0 is never −0.
+// partitionSum is partition (or gather0/gather1 by keep, or a copy
+// unless move) that also sums wy over each side's rows in order. A row
+// adds ±0 to the other side's sum, which leaves it unchanged: a sum of
+// targets that starts at +0 is never −0.
 //
 //go:noinline
-func partitionSum(ids []entry, side []uint8, buf []entry, wc []weight, keep uint8, move bool) [2]float64 {
+func partitionSum(dst, src []entry, side []uint8, wc []weight, nl int, keep uint8, move bool) [2]float64 {
 	var s0, s1 float64
-	for _, e := range ids {
+	for _, e := range src {
 		w, f := wc[e.row()].wy, float64(side[e.row()])
 		s0 += w * (1 - f)
 		s1 += w * f
 	}
-	if move {
-		switch keep {
-		case 0:
-			gather0(ids, side)
-		case 1:
-			gather1(ids, side)
-		default:
-			partition(ids, side, buf)
-		}
+	switch {
+	case !move:
+		copy(dst, src)
+	case keep == 0:
+		gather0(dst, src, side)
+	case keep == 1:
+		gather1(dst, src, side)
+	default:
+		partition(dst, src, side, nl)
 	}
 	return [2]float64{s0, s1}
 }
 
-// gather0 moves the rows of ids with side 0 to its front, in order; the
-// rest of ids is left undefined.
+// gather0 writes the rows of src with side 0 to the front of dst, in
+// order; the rest of dst is left undefined.
 //
 //go:noinline
-func gather0(ids []entry, side []uint8) {
+func gather0(dst, src []entry, side []uint8) {
 	i0 := 0
-	for _, e := range ids {
-		ids[i0] = e
+	dst = dst[:len(src)]
+	for _, e := range src {
+		dst[i0] = e
 		i0 += 1 - int(side[e.row()])
 	}
 }
 
-// gather1 moves the rows of ids with side 1 to its back, in order; the
-// front of ids is left undefined.
+// gather1 writes the rows of src with side 1 to the back of dst, in
+// order; the front of dst is left undefined.
 //
 //go:noinline
-func gather1(ids []entry, side []uint8) {
-	k := len(ids) - 1
-	for p := len(ids) - 1; p >= 0; p-- {
-		e := ids[p]
-		ids[k] = e
+func gather1(dst, src []entry, side []uint8) {
+	k := len(src) - 1
+	dst = dst[:len(src)]
+	for p := len(src) - 1; p >= 0; p-- {
+		e := src[p]
+		dst[k] = e
 		k -= int(side[e.row()])
 	}
 }
 
-// partition stably reorders ids so that the rows with side 0 come first.
-// It is not inlined, and copies buf back by hand rather than calling
-// copy, so that the compiler keeps the loop's counters in registers.
+// partition writes the rows of src into dst stably partitioned by side,
+// the nl rows of side 0 first: one store per row, at a position chosen
+// without a branch.
 //
 //go:noinline
-func partition(ids []entry, side []uint8, buf []entry) {
-	i0, i1 := 0, 0
-	buf = buf[:len(ids)]
-	for _, e := range ids {
+func partition(dst, src []entry, side []uint8, nl int) {
+	i0, i1 := 0, nl
+	dst = dst[:len(src)]
+	for _, e := range src {
 		s := int(side[e.row()])
-		ids[i0], buf[i1] = e, e
+		dst[i0+s*(i1-i0)] = e
 		i0 += 1 - s
 		i1 += s
-	}
-	for k, e := range buf[:i1] {
-		ids[i0+k] = e
 	}
 }
 
