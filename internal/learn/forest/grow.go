@@ -33,12 +33,12 @@ type grower struct {
 	mia                     bool
 	rng                     *rand.Rand
 
-	wc    []weight  // each row's in-bag multiplicity and weighted target
+	wc    []weight     // each row's in-bag multiplicity and weighted target
 	idx   [][]entry    // idx[j][pos]: in-bag rows by ascending col[j]; a node owns [lo, hi) in every column
 	lists [2][][]entry // idx of the nodes at even and odd depths: a split moves its rows from one to the other
-	side  []uint8   // child of each row at the current split
-	feats []int     // candidate columns scratch
-	out   []node    // the tree being grown
+	side  []uint8      // child of each row at the current split
+	feats []int        // candidate columns scratch
+	out   []node       // the tree being grown
 }
 
 // newGrower returns a grower for the forest's data and parameters.
