@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -26,6 +27,7 @@ func runJobBench(b *testing.B, job Job) {
 	peak := watchHeap()
 	cpu0 := cpuSeconds(b)
 	b.ReportAllocs()
+	family := map[string]float64{} // fit + predict wall seconds per learner family
 	b.ResetTimer()
 	for i := range b.N {
 		job.Rep = i
@@ -33,11 +35,18 @@ func runJobBench(b *testing.B, job Job) {
 			if r.Failed() {
 				b.Fatalf("%s failed: %s: %s", r.Pipeline, r.ErrKind, r.ErrMsg)
 			}
+			learner, _, _ := strings.Cut(r.Pipeline, "/")
+			family[learner] += r.FitSeconds + r.PredictSeconds
 		}
 	}
 	b.StopTimer()
 	b.ReportMetric((cpuSeconds(b)-cpu0)/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(peak())/(1<<20), "peak-MiB")
+	if len(family) > 1 { // a breakdown, from which grid.DefaultCostModel is calibrated
+		for learner, sec := range family {
+			b.ReportMetric(sec/float64(b.N), learner+"-s/op")
+		}
+	}
 }
 
 // cpuSeconds returns the user + system CPU seconds of the process so

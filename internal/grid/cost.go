@@ -36,42 +36,41 @@ type CostModel struct {
 }
 
 // DefaultCostModel returns single-core constants for the paper's sizes
-// (n_train = n_test = 1000, d = 9), taken as CPU time from each
-// package's fit + predict benchmark on a 2-core AMD EPYC shared with
-// other work (24 Nov 2026, after issue 14's first speed-ups; the middle
-// of two sessions 7 minutes apart that differed by up to 20%;
-// docs/BENCHMARKS.md): tree 1.2 ms, ctree 1.8 ms, forest (500 trees)
-// 0.23 s, boost (500 rounds) 0.105 s, svm 32 ms, knn 4.9 ms, linear
-// 0.4 ms, Gaussian EM imputation 1.1 ms, sim.Generate 0.5 ms,
-// BayesPredict 0.2 ms. With them the quickstart at --reps 5 (15 jobs)
-// is estimated at 17.0 CPU-seconds; it measured 17.6 and 18.3
-// (coordinator run, user + sys, report included), and one repetition
-// of Figure 3's 37 pipelines at 2.59 s against 2.46-3.42 s
-// (experiment's BenchmarkFigure3Rep). The exponents are fitted on
+// (n_train = n_test = 1000, d = 9): the mean CPU time per pipeline of
+// each learner family over one repetition of Figure 3's 37 pipelines
+// (experiment's BenchmarkFigure3Rep, its per-family -s/op metrics: masks
+// and imputers as the paper grids mix them), on an idle 2-core AMD EPYC
+// (24 Nov 2026, after issue 14's third round; docs/BENCHMARKS.md): tree
+// 0.95 ms, ctree 1.35 ms, forest (500 trees) 0.108 s, boost (500
+// rounds) 0.055 s, svm 15.5 ms, knn 2.9 ms, linear 0.4 ms, Gaussian EM
+// imputation 1.1 ms, sim.Generate 0.5 ms, BayesPredict 0.2 ms. The
+// previous constants were measured on the same machine under load
+// (load 4-9), which inflated them about 2×. The exponents are fitted on
 // experiment's BenchmarkLarge (Figure 5's design, d = 10, 40% MCAR)
-// from n_train = 10³ to the largest size measured: forest 1.2 (10⁵),
-// boost 1.05 (10⁵), svm 2.1 (3·10⁴: libsvm's kernel cache stops
-// holding the working set past 10⁴ rows, and between 10⁴ and 3·10⁴ it
-// grew as n^2.6, so estimates past 3·10⁴ are low), CART and ctree 1.1,
-// KNN 1 (prediction linear in n_train). Figure 5's data (d = 10, every
-// column incomplete) costs about 1.4× Figure 3's at the same n. Cores
-// is 2.
+// between n_train = 10³ and 10⁵ on the same idle machine: forest 1.1
+// (0.131 s, 1.40 s, 20.9 s), boost 0.96 (0.095 s, 0.75 s, 8.1 s), CART
+// and ctree 1.05, KNN 1 (prediction linear in n_train), svm 2.1 (fitted
+// to 3·10⁴ in the previous round: libsvm's kernel cache stops holding the
+// working set past 10⁴ rows, and between 10⁴ and 3·10⁴ it grew as n^2.6,
+// so estimates past 3·10⁴ are low). Figure 5's data (d = 10, every
+// column incomplete) cost 1.2× (forest) to 1.7× (boost) Figure 3's at
+// the same n. Cores is 2.
 func DefaultCostModel() CostModel {
 	return CostModel{
 		Learners: map[string]PowerLaw{
-			learn.Tree:   {0.0012, 1.1},
-			learn.CTree:  {0.0018, 1.1},
-			learn.Forest: {0.23, 1.2},
-			learn.Boost:  {0.105, 1.05},
-			learn.SVM:    {0.032, 2.1},
-			learn.KNN:    {0.0049, 1},
+			learn.Tree:   {0.00095, 1.05},
+			learn.CTree:  {0.00135, 1.05},
+			learn.Forest: {0.108, 1.1},
+			learn.Boost:  {0.055, 0.96},
+			learn.SVM:    {0.0155, 2.1},
+			learn.KNN:    {0.0029, 1},
 			learn.LinReg: {0.0004, 1},
 			learn.Bayes:  {0.0002, 0},
 		},
 		Strategies: map[string]PowerLaw{
 			learn.Gaussian: {0.0011, 1},
 		},
-		Fallback: PowerLaw{0.1, 1.2},
+		Fallback: PowerLaw{0.1, 1.1},
 		// examples/byom.hcl on the same machine: scikit-learn's HGB 0.37 s
 		// and R's rpart 0.06 s per fit + predict, KNNImputer 0.1 s and
 		// IterativeImputer 0.06 s per call, protocol included.
