@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/misslab/misslab/internal/sim"
+	"github.com/misslab/misslab/internal/suggest"
 )
 
 // ParseOptions tune Parse and ParseFile. It has no field at present:
@@ -188,7 +189,7 @@ func (s schema) parentOf(name string) string {
 
 // hint suggests a close name or else lists the allowed ones.
 func hint(name string, known []string) string {
-	if s := suggest(name, known); s != "" {
+	if s := suggest.Hint(name, known); s != "" {
 		return s
 	}
 	if len(known) == 0 {

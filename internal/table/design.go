@@ -5,6 +5,8 @@ import (
 	"slices"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/suggest"
 )
 
 // Spec says how a Table becomes a design: the target column and, as in
@@ -113,7 +115,7 @@ func (t *Table) checkSpec(spec Spec) (*Column, error) {
 		return nil, errorf(ErrTarget, "%s: no target column is named", t.Name)
 	case !slices.Contains(t.AllNames, spec.Target):
 		return nil, errorf(ErrTarget, "%s: target %q is not a column of the table%s",
-			t.Name, spec.Target, suggest(spec.Target, t.AllNames))
+			t.Name, spec.Target, suggest.Hint(spec.Target, t.AllNames))
 	case slices.Contains(spec.Drop, spec.Target) || t.column(spec.Target) == nil:
 		return nil, errorf(ErrTarget, "%s: target %q is dropped", t.Name, spec.Target)
 	case slices.Contains(spec.Categorical, spec.Target) || t.column(spec.Target).Kind != Numeric:

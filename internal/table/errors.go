@@ -3,7 +3,6 @@ package table
 import (
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // The sentinel errors of this package. Every error returned by it wraps
@@ -41,45 +40,4 @@ func (e *tableError) Unwrap() []error { return []error{e.kind, e.err} }
 // it with the sentinel kind.
 func errorf(kind error, format string, a ...any) error {
 	return &tableError{kind: kind, err: fmt.Errorf(format, a...)}
-}
-
-// suggest returns ` (did you mean "x"?)` when one of the candidates is
-// close to name: within edit distance 2, or 3 for names of 6 characters or
-// more, comparing case-insensitively. It returns "" otherwise.
-func suggest(name string, candidates []string) string {
-	best, bestDist := "", 1<<30
-	for _, c := range candidates {
-		if d := editDistance(strings.ToLower(name), strings.ToLower(c)); d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	limit := 2
-	if len(name) >= 6 {
-		limit = 3
-	}
-	if best == "" || bestDist > limit {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-// editDistance is the Levenshtein distance between a and b in runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	row := make([]int, len(rb)+1)
-	for j := range row {
-		row[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		diag := row[0]
-		row[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			diag, row[j] = row[j], min(diag+cost, row[j]+1, row[j-1]+1)
-		}
-	}
-	return row[len(rb)]
 }

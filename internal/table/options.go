@@ -3,6 +3,8 @@ package table
 import (
 	"fmt"
 	"slices"
+
+	"github.com/misslab/misslab/internal/suggest"
 )
 
 // checkHeader refuses empty and repeated column names.
@@ -30,7 +32,7 @@ func checkLists(file string, names, drop, categorical []string) error {
 		for _, n := range l.list {
 			if !slices.Contains(names, n) {
 				return errorf(ErrColumn, "%s: %s names column %q, which the table does not have%s",
-					file, l.what, n, suggest(n, names))
+					file, l.what, n, suggest.Hint(n, names))
 			}
 		}
 	}
