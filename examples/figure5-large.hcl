@@ -4,8 +4,8 @@
 # on to n_train = 10⁵, as the authors' code ran them, on the same log
 # grid of sample sizes and with the same pipelines and Bayes oracle.
 #
-# Cost: about 16 CPU-hours by `coordinator plan` (8 hours on two cores;
-# one repetition about 5 CPU-minutes, 70% of it the forests at n_train =
+# Cost: about 15 CPU-hours by `coordinator plan` (7.5 hours on two cores;
+# one repetition about 4.5 CPU-minutes by the plan, 6 measured, 70% of it the forests at n_train =
 # 10⁵, one fit about 21 s there). The SVM is a second sweep that stops at
 # n_train = 10⁴, the paper's largest size: an exact kernel SVM (libsvm,
 # as e1071) grows as n^2.4 once its kernel cache no longer holds the

@@ -41,8 +41,8 @@ type CostModel struct {
 // (experiment's BenchmarkFigure3Rep, its per-family -s/op metrics: masks
 // and imputers as the paper grids mix them), on an idle 2-core AMD EPYC
 // (24 Nov 2026, after issue 14's third round; docs/BENCHMARKS.md): tree
-// 0.95 ms, ctree 1.35 ms, forest (500 trees) 0.108 s, boost (500
-// rounds) 0.055 s, svm 15.5 ms, knn 2.9 ms, linear 0.4 ms, Gaussian EM
+// 0.9 ms, ctree 1.3 ms, forest (500 trees) 0.098 s, boost (500
+// rounds) 0.054 s, svm 14.8 ms, knn 2.9 ms, linear 0.4 ms, Gaussian EM
 // imputation 1.1 ms, sim.Generate 0.5 ms, BayesPredict 0.2 ms. The
 // previous constants were measured on the same machine under load
 // (load 4-9), which inflated them about 2×. The exponents are fitted on
@@ -58,11 +58,11 @@ type CostModel struct {
 func DefaultCostModel() CostModel {
 	return CostModel{
 		Learners: map[string]PowerLaw{
-			learn.Tree:   {0.00095, 1.05},
-			learn.CTree:  {0.00135, 1.05},
-			learn.Forest: {0.108, 1.1},
-			learn.Boost:  {0.055, 0.96},
-			learn.SVM:    {0.0155, 2.1},
+			learn.Tree:   {0.0009, 1.05},
+			learn.CTree:  {0.0013, 1.05},
+			learn.Forest: {0.098, 1.1},
+			learn.Boost:  {0.054, 0.96},
+			learn.SVM:    {0.0148, 2.1},
 			learn.KNN:    {0.0029, 1},
 			learn.LinReg: {0.0004, 1},
 			learn.Bayes:  {0.0002, 0},
