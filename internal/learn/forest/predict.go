@@ -64,7 +64,7 @@ func (f *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
 func (f *Model) predictBlock(raw blas64.General, lo, hi int, out []float64) {
 	acc := out[lo:hi]
 	clear(acc)
-	newRouter(hi-lo, f.d).predict(f.trees, raw, lo, hi, acc)
+	newRouter(hi-lo, f.d, f.strategy != noMissing).predict(f.trees, raw, lo, hi, acc)
 	nt := float64(len(f.trees))
 	for i := range acc {
 		acc[i] /= nt

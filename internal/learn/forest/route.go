@@ -10,6 +10,7 @@ import "gonum.org/v1/gonum/blas/blas64"
 // for each node before the next.
 type router struct {
 	cols  [][]float64 // cols[j][i]: the block's column j, row i
+	na    bool        // the block may hold NaN (a MIA forest)
 	lists [2][]int32  // the rows of the nodes at even and odd depths
 	stack []frame
 }
@@ -20,9 +21,11 @@ type frame struct {
 	lo, hi, depth int32
 }
 
-// newRouter returns a router for blocks of up to rows rows of d columns.
-func newRouter(rows, d int) *router {
-	r := &router{cols: make([][]float64, d)}
+// newRouter returns a router for blocks of up to rows rows of d columns,
+// which hold NaN only if na (Predict rejects NaN for a forest fitted
+// without missing values).
+func newRouter(rows, d int, na bool) *router {
+	r := &router{cols: make([][]float64, d), na: na}
 	all := make([]float64, rows*d)
 	for j := range r.cols {
 		r.cols[j] = all[j*rows : (j+1)*rows]
@@ -66,7 +69,12 @@ func (r *router) tree(t []node, m int, acc []float64) {
 			continue
 		}
 		dst := r.lists[(f.depth+1)&1][f.lo:f.hi]
-		nl := int32(splitRows(dst, src, r.cols[nd.feat], nd.v, nd.kids&1))
+		var nl int32
+		if r.na {
+			nl = int32(splitRows(dst, src, r.cols[nd.feat], nd.v, nd.kids&1))
+		} else {
+			nl = int32(splitObserved(dst, src, r.cols[nd.feat], nd.v))
+		}
 		k := nd.kids >> 1
 		r.child(t, k+1, dst[nl:], frame{node: k + 1, lo: f.lo + nl, hi: f.hi, depth: f.depth + 1}, acc)
 		r.child(t, k, dst[:nl], frame{node: k, lo: f.lo, hi: f.lo + nl, depth: f.depth + 1}, acc)
@@ -100,6 +108,21 @@ func splitRows(dst, src []int32, col []float64, v float64, naSide uint32) int {
 	for _, i := range src {
 		x := col[i]
 		s := int(b2u(x > v) | b2u(x != x)&naSide)
+		dst[i0+s*(i1-i0)] = i
+		i0 += 1 - s
+		i1 -= s
+	}
+	return i0
+}
+
+// splitObserved is splitRows for rows without NaN.
+//
+//go:noinline
+func splitObserved(dst, src []int32, col []float64, v float64) int {
+	i0, i1 := 0, len(src)-1
+	dst = dst[:len(src)]
+	for _, i := range src {
+		s := int(b2u(col[i] > v))
 		dst[i0+s*(i1-i0)] = i
 		i0 += 1 - s
 		i1 -= s
