@@ -230,8 +230,10 @@ func (w *Worker) covers(caps []string) bool {
 	return true
 }
 
-// Offers returns, per capability, how many connected workers offer it
-// (a fresh map the caller may keep; empty when none does).
+// Offers returns, per capability, how many connected worker streams
+// offer it (a fresh map the caller may keep; empty when none does). A
+// worker that reconnects counts twice until its old stream is dropped,
+// so the counts are for "is it offered", not for sizing.
 func (s *Scheduler) Offers() map[string]int {
 	s.mu.Lock()
 	defer s.mu.Unlock()

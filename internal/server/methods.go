@@ -134,6 +134,7 @@ func requireMethods(sw *sched.Sweep, spec *grid.Sweep) {
 	}
 }
 
-// Offers returns, per capability ("name@id"), how many connected workers
-// offer it.
+// Offers returns, per capability ("name@id"), how many connected worker
+// streams offer it (sched.Scheduler.Offers: a reconnecting worker may
+// count twice for a moment).
 func (c *Coordinator) Offers() map[string]int { return c.sched.Offers() }
