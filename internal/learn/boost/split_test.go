@@ -14,35 +14,7 @@ import (
 // with screening equals the tree grown by evaluating every candidate
 // exactly.
 func TestScreeningIsExact(t *testing.T) {
-	rng := newRNG(9)
-	for k := range 24 {
-		n, d := 20+rng.IntN(200), 1+rng.IntN(5)
-		scale := math.Pow(10, float64(rng.IntN(41)-25))
-		X := mat.NewDense(n, d, nil)
-		y := make([]float64, n)
-		for i := range n {
-			for j := range d {
-				v := math.Round(rng.NormFloat64()*float64(1+k%4)) / float64(1+k%3)
-				if rng.Float64() < 0.25 {
-					v = math.NaN()
-				}
-				X.Set(i, j, v)
-			}
-			y[i] = scale * (rng.NormFloat64() + float64(i%3))
-		}
-		p := DefaultParams()
-		p.Rounds, p.MaxDepth = 4, 1+rng.IntN(5)
-		p.Lambda = []float64{0, 0.5, 1, 3}[rng.IntN(4)]
-		p.Alpha = []float64{0, 0, scale / 10, scale}[rng.IntN(4)]
-		p.MinChildWeight = []float64{0, 1, 2.5, 6}[rng.IntN(4)]
-		p.BaseScore = scale * 0.3
-		a, b := growBoth(t, X, y, p)
-		for r := range a {
-			if err := equalTrees(&a[r], &b[r]); err != nil {
-				t.Fatalf("data set %d (n=%d d=%d scale=%g %+v), round %d: %v", k, n, d, scale, p, r, err)
-			}
-		}
-	}
+	checkScreening(t, screenCase{seed: 9, dMin: 1, dSpan: 5, naCol: func(int) bool { return true }, alpha: true})
 }
 
 // TestScreeningIsExactPaired is TestScreeningIsExact with columns
@@ -50,16 +22,33 @@ func TestScreeningIsExact(t *testing.T) {
 // that joint scans of two features (scanTwo) and of both directions
 // (scanBoth) are compared with exhaustive evaluation too.
 func TestScreeningIsExactPaired(t *testing.T) {
-	rng := newRNG(19)
+	checkScreening(t, screenCase{seed: 19, dMin: 2, dSpan: 6, naCol: func(j int) bool { return j%3 == 2 }})
+}
+
+// screenCase draws the data sets of a screening test: 24 of them, each
+// with dMin + IntN(dSpan) columns, NaN at rate 0.25 in the columns naCol
+// accepts, and α drawn too when alpha.
+type screenCase struct {
+	seed        uint64
+	dMin, dSpan int
+	naCol       func(j int) bool
+	alpha       bool
+}
+
+// checkScreening grows every data set of c with and without screening
+// and fails at the first tree that differs.
+func checkScreening(t *testing.T, c screenCase) {
+	t.Helper()
+	rng := newRNG(c.seed)
 	for k := range 24 {
-		n, d := 20+rng.IntN(200), 2+rng.IntN(6)
+		n, d := 20+rng.IntN(200), c.dMin+rng.IntN(c.dSpan)
 		scale := math.Pow(10, float64(rng.IntN(41)-25))
 		X := mat.NewDense(n, d, nil)
 		y := make([]float64, n)
 		for i := range n {
 			for j := range d {
 				v := math.Round(rng.NormFloat64()*float64(1+k%4)) / float64(1+k%3)
-				if j%3 == 2 && rng.Float64() < 0.25 {
+				if c.naCol(j) && rng.Float64() < 0.25 {
 					v = math.NaN()
 				}
 				X.Set(i, j, v)
@@ -69,6 +58,9 @@ func TestScreeningIsExactPaired(t *testing.T) {
 		p := DefaultParams()
 		p.Rounds, p.MaxDepth = 4, 1+rng.IntN(5)
 		p.Lambda = []float64{0, 0.5, 1, 3}[rng.IntN(4)]
+		if c.alpha {
+			p.Alpha = []float64{0, 0, scale / 10, scale}[rng.IntN(4)]
+		}
 		p.MinChildWeight = []float64{0, 1, 2.5, 6}[rng.IntN(4)]
 		p.BaseScore = scale * 0.3
 		a, b := growBoth(t, X, y, p)
