@@ -361,47 +361,35 @@ func (g *grower) route(c *split, lo, hi int) (nl int, w [2]int, naSeen bool) {
 // undefined; 2 gathers both. The split column is already in order unless
 // NA rows (sorted last) went to child 0: it is copied.
 func (g *grower) partitionAll(c split, naSeen bool, lo, hi, nl int, keep uint8, dst [][]entry) [2]float64 {
-	side := g.side
 	inOrder := !(naSeen && c.naSide == 0)
-	sum := partitionSum(dst[0][lo:hi], g.idx[0][lo:hi], side, g.wc, nl, keep, !(c.feat == 0 && inOrder))
-	for j := 1; j < len(dst); j++ {
+	sum := childSums(g.idx[0][lo:hi], g.side, g.wc)
+	for j := range dst {
 		to, from := dst[j][lo:hi], g.idx[j][lo:hi]
 		switch {
 		case j == c.feat && inOrder:
 			copy(to, from)
 		case keep == 0:
-			gather0(to, from, side)
+			gather0(to, from, g.side)
 		case keep == 1:
-			gather1(to, from, side)
+			gather1(to, from, g.side)
 		default:
-			partition(to, from, side, nl)
+			partition(to, from, g.side, nl)
 		}
 	}
 	return sum
 }
 
-// partitionSum is partition (or gather0/gather1 by keep, or a copy
-// unless move) that also sums wy over each side's rows in order. A row
-// adds ±0 to the other side's sum, which leaves it unchanged: a sum of
-// targets that starts at +0 is never −0.
+// childSums sums wy over each side's rows of ids, in order. A row adds
+// ±0 to the other side's sum, which leaves it unchanged: a sum of targets
+// that starts at +0 is never −0.
 //
 //go:noinline
-func partitionSum(dst, src []entry, side []uint8, wc []weight, nl int, keep uint8, move bool) [2]float64 {
+func childSums(ids []entry, side []uint8, wc []weight) [2]float64 {
 	var s0, s1 float64
-	for _, e := range src {
+	for _, e := range ids {
 		w, f := wc[e.row()].wy, float64(side[e.row()])
 		s0 += w * (1 - f)
 		s1 += w * f
-	}
-	switch {
-	case !move:
-		copy(dst, src)
-	case keep == 0:
-		gather0(dst, src, side)
-	case keep == 1:
-		gather1(dst, src, side)
-	default:
-		partition(dst, src, side, nl)
 	}
 	return [2]float64{s0, s1}
 }
