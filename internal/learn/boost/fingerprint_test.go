@@ -2,18 +2,15 @@ package boost
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"flag"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/internal/learntest"
 )
 
 // updateFingerprints rewrites testdata/fingerprints.txt from the current
@@ -77,11 +74,7 @@ func fingerprint(t *testing.T, c fingerprintCase) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := sha256.New()
-	for _, v := range pred {
-		h.Write(binary.LittleEndian.AppendUint64(nil, math.Float64bits(v)))
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	return learntest.Digest(pred)
 }
 
 // TestFingerprints checks that predictions are bit-identical to those
@@ -89,27 +82,21 @@ func fingerprint(t *testing.T, c fingerprintCase) string {
 // speed work cannot change any result.
 func TestFingerprints(t *testing.T) {
 	path := filepath.Join("testdata", "fingerprints.txt")
-	var got []string
+	var got []learntest.Recorded
 	for _, c := range fingerprintCases() {
-		got = append(got, c.name+" "+fingerprint(t, c))
+		got = append(got, learntest.Recorded{Name: c.name, Text: fingerprint(t, c)})
 	}
 	if *updateFingerprints {
-		if err := os.WriteFile(path, []byte(strings.Join(got, "\n")+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		learntest.WriteRecorded(t, path, got)
 		return
 	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := strings.Fields(string(b))
-	if len(want) != 2*len(got) {
-		t.Fatalf("%s has %d fields, want %d", path, len(want), 2*len(got))
+	want := learntest.ReadRecorded(t, path)
+	if len(want) != len(got) {
+		t.Fatalf("%s has %d cases, want %d", path, len(want), len(got))
 	}
 	for i, g := range got {
-		if w := want[2*i] + " " + want[2*i+1]; g != w {
-			t.Errorf("prediction fingerprint changed:\n got %s\nwant %s", g, w)
+		if g != want[i] {
+			t.Errorf("prediction fingerprint changed:\n got %s %s\nwant %s %s", g.Name, g.Text, want[i].Name, want[i].Text)
 		}
 	}
 }

@@ -1,22 +1,16 @@
 package forest
 
 import (
-	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/binary"
-	"encoding/hex"
 	"flag"
 	"fmt"
-	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/misslab/misslab/internal/learn/internal/learntest"
 	"github.com/misslab/misslab/internal/learn/tree"
 )
 
@@ -107,37 +101,28 @@ func fitPredictBits(Xtr *mat.Dense, y []float64, Xte *mat.Dense, p Params, seed 
 	return f.Predict(context.Background(), Xte)
 }
 
-// bitsDigest is the SHA-256 of the predictions' IEEE bits, little-endian.
-func bitsDigest(pred []float64) string {
-	h := sha256.New()
-	var b [8]byte
-	for _, v := range pred {
-		binary.LittleEndian.PutUint64(b[:], math.Float64bits(v))
-		h.Write(b[:])
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
-
 // TestPredictionBits: every case predicts bit for bit what the code
 // before the issue-14 layout work predicted (testdata/pred_bits.txt: the
 // case, the SHA-256 of its prediction bits, its first prediction).
 func TestPredictionBits(t *testing.T) {
 	cases := bitsCases()
+	path := filepath.FromSlash(bitsFile)
 	if *updateBits {
-		var sb strings.Builder
+		var recs []learntest.Recorded
 		for _, c := range cases {
 			pred, err := c.run()
 			if err != nil {
 				t.Fatal(err)
 			}
-			fmt.Fprintf(&sb, "%s %s %v\n", c.name, bitsDigest(pred), pred[0])
+			recs = append(recs, learntest.Recorded{Name: c.name, Text: bitsText(pred)})
 		}
-		if err := os.WriteFile(filepath.FromSlash(bitsFile), []byte(sb.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		learntest.WriteRecorded(t, path, recs)
 		return
 	}
-	want := readBits(t)
+	want := map[string]string{}
+	for _, r := range learntest.ReadRecorded(t, path) {
+		want[r.Name] = r.Text
+	}
 	if len(want) != len(cases) {
 		t.Fatalf("%s has %d cases, the test %d", bitsFile, len(want), len(cases))
 	}
@@ -151,32 +136,15 @@ func TestPredictionBits(t *testing.T) {
 			if !ok {
 				t.Fatalf("no recorded bits for %s", c.name)
 			}
-			if got := fmt.Sprintf("%s %v", bitsDigest(pred), pred[0]); got != w {
+			if got := bitsText(pred); got != w {
 				t.Errorf("predictions changed: got %s, recorded %s", got, w)
 			}
 		})
 	}
 }
 
-// readBits reads testdata/pred_bits.txt into case name → "digest first".
-func readBits(t *testing.T) map[string]string {
-	t.Helper()
-	fh, err := os.Open(filepath.FromSlash(bitsFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	out := map[string]string{}
-	sc := bufio.NewScanner(fh)
-	for sc.Scan() {
-		name, rest, ok := strings.Cut(sc.Text(), " ")
-		if !ok {
-			t.Fatalf("%s: bad line %q", bitsFile, sc.Text())
-		}
-		out[name] = rest
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return out
+// bitsText is what pred_bits.txt records of a case: the digest of its
+// prediction bits and its first prediction.
+func bitsText(pred []float64) string {
+	return fmt.Sprintf("%s %v", learntest.Digest(pred), pred[0])
 }
