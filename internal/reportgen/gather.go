@@ -195,16 +195,35 @@ func (g *gather) scenarios() []report.Scenario {
 	return out
 }
 
-// curves returns the learning-curve options when the sweep has several
-// training sizes: every scenario is a point (panel = its description
-// without n_train, n = n_train), and a panel's Bayes rate is
-// sim.BayesR2 of its scenarios' population (exact for the linear model,
-// Monte Carlo otherwise; computed once per panel), absent when sim has
-// no Bayes predictor (censoring MNAR).
+// curves returns the learning-curve options of the sweep (see
+// curveOptions): every scenario is a point, its panel its description
+// without n_train.
 func (g *gather) curves(ctx context.Context) (stats.CurveOptions, error) {
+	pts := make([]curvePoint, len(g.sw.Scenarios))
+	for i, sc := range g.sw.Scenarios {
+		pts[i] = curvePoint{key: g.keys[i], panel: g.desc.panel(sc), sc: sc}
+	}
+	return curveOptions(ctx, pts)
+}
+
+// curvePoint is a scenario as a point of a learning curve: its record
+// key, its panel and the scenario (n = its n_train).
+type curvePoint struct {
+	key, panel string
+	sc         sim.Scenario
+}
+
+// curveOptions returns the learning-curve options when the points have
+// several training sizes (else the zero options, no curves): a record's
+// scenario key gives its panel and n = n_train, and a panel's Bayes rate
+// is sim.BayesR2 of its scenarios' population (exact for the linear
+// model, Monte Carlo otherwise; computed once per panel), absent when
+// sim has no Bayes predictor (censoring MNAR). The points of one panel
+// must share everything but n_train.
+func curveOptions(ctx context.Context, pts []curvePoint) (stats.CurveOptions, error) {
 	sizes := map[int]bool{}
-	for _, sc := range g.sw.Scenarios {
-		sizes[sc.NTrain] = true
+	for _, pt := range pts {
+		sizes[pt.sc.NTrain] = true
 	}
 	if len(sizes) < 2 {
 		return stats.CurveOptions{}, nil
@@ -215,20 +234,19 @@ func (g *gather) curves(ctx context.Context) (stats.CurveOptions, error) {
 	}
 	points := map[string]point{}
 	bayes := map[string]float64{}
-	for i, sc := range g.sw.Scenarios {
-		pn := g.desc.panel(sc)
-		points[g.keys[i]] = point{pn, sc.NTrain}
-		if _, done := bayes[pn]; done || !sim.HasBayes(sc) {
+	for _, pt := range pts {
+		points[pt.key] = point{pt.panel, pt.sc.NTrain}
+		if _, done := bayes[pt.panel]; done || !sim.HasBayes(pt.sc) {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
 			return stats.CurveOptions{}, err
 		}
-		r2, _, err := sim.BayesR2(sc)
+		r2, _, err := sim.BayesR2(pt.sc)
 		if err != nil {
-			return stats.CurveOptions{}, fmt.Errorf("reportgen: Bayes rate of %s: %w", pn, err)
+			return stats.CurveOptions{}, fmt.Errorf("reportgen: Bayes rate of %s: %w", pt.panel, err)
 		}
-		bayes[pn] = r2
+		bayes[pt.panel] = r2
 	}
 	return stats.CurveOptions{
 		Point: func(key string) (string, int, bool) {

@@ -40,6 +40,12 @@ func fill(t *testing.T, sw *grid.Sweep, fn resultFunc) (*store.Store, store.Swee
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
+	return st, fillInto(t, st, sw, fn)
+}
+
+// fillInto stores sw in st and commits the results fn gives.
+func fillInto(t *testing.T, st *store.Store, sw *grid.Sweep, fn resultFunc) store.SweepRecord {
+	t.Helper()
 	rec := store.SweepRecord{ID: sw.Hash(), Spec: sw, Submitted: time.Now()}
 	if err := st.PutSweep(rec); err != nil {
 		t.Fatal(err)
@@ -66,7 +72,7 @@ func fill(t *testing.T, sw *grid.Sweep, fn resultFunc) (*store.Store, store.Swee
 	if err := st.Commit(recs); err != nil {
 		t.Fatal(err)
 	}
-	return st, rec
+	return rec
 }
 
 func score(v float64) store.Result {
