@@ -14,6 +14,7 @@ type split struct {
 	thr    float64 // set when the split is chosen
 	gain   float64 // Σ_children S²/N over in-bag entries (ranger's decrease + a constant)
 	naSide uint8   // MIA: side the NA rows were scored on; naAny when the node had none
+	at, na int     // in the node's positions of feat: the first going to child 1, the first NA (len when none)
 }
 
 // weight is a row's in-bag multiplicity and its target times that.
@@ -114,13 +115,21 @@ func (g *grower) grow(at int32, lo, hi, depth, n int, s float64) {
 		g.out[at] = node{v: s / float64(n), feat: -1}
 		return
 	}
-	nl, w, naSeen := g.route(&c, lo, hi)
+	nl, naSeen := g.route(&c, lo, hi)
+	sum, w := childSums(g.idx[0][lo:hi], g.side, g.wc)
+	if c.naSide == naAny { // no NA in the node: NA goes to the larger child
+		c.naSide = 0
+		if w[1] > w[0] {
+			c.naSide = 1
+		}
+	}
 	k := int32(len(g.out))
 	g.out = append(g.out, node{}, node{})
 	g.out[at] = node{v: c.thr, feat: int32(c.feat), kids: uint32(k)<<1 | uint32(c.naSide)}
 	leaf0, leaf1 := g.leafBySize(w[0], depth+1), g.leafBySize(w[1], depth+1)
 	if leaf0 && leaf1 {
-		g.leafPair(k, lo, hi)
+		g.out[k] = node{v: sum[0] / float64(w[0]), feat: -1}
+		g.out[k+1] = node{v: sum[1] / float64(w[1]), feat: -1}
 		return
 	}
 	keep := uint8(2) // both children
@@ -130,7 +139,7 @@ func (g *grower) grow(at int32, lo, hi, depth, n int, s float64) {
 	case leaf1:
 		keep = 0
 	}
-	sum := g.partitionAll(c, naSeen, lo, hi, nl, keep, g.lists[(depth+1)&1])
+	g.partitionAll(c, naSeen, lo, hi, nl, keep, g.lists[(depth+1)&1])
 	if leaf0 {
 		g.out[k] = node{v: sum[0] / float64(w[0]), feat: -1}
 	} else {
@@ -147,22 +156,6 @@ func (g *grower) grow(at int32, lo, hi, depth, n int, s float64) {
 // leaf whatever its targets: n ≤ minNode, or depth at maxDepth.
 func (g *grower) leafBySize(n, depth int) bool {
 	return n <= g.minNode || (g.maxDepth > 0 && depth >= g.maxDepth)
-}
-
-// leafPair writes the leaves k and k+1, the children of the routed split
-// of [lo, hi), summing each child's targets in column 0's order, the
-// order nodeStats would sum them in after partitioning.
-func (g *grower) leafPair(k int32, lo, hi int) {
-	var n [2]int
-	var s [2]float64
-	for _, e := range g.idx[0][lo:hi] {
-		w := g.wc[e.row()]
-		sd := g.side[e.row()] & 1
-		n[sd] += w.cnt
-		s[sd] += w.wy
-	}
-	g.out[k] = node{v: s[0] / float64(n[0]), feat: -1}
-	g.out[k+1] = node{v: s[1] / float64(n[1]), feat: -1}
 }
 
 // nodeStats returns the number of in-bag entries of [lo, hi) and the sum
@@ -235,7 +228,8 @@ func (g *grower) scan(j, lo, hi, n int, s float64, best *split) {
 	bestGain, at := scanRun(ids, g.wc, g.inv, n, s, best.gain)
 	if at > 0 {
 		xs := g.col[j]
-		*best = split{feat: j, lo: xs[ids[at-1].row()], hi: xs[ids[at].row()], gain: bestGain, naSide: naAny}
+		*best = split{feat: j, lo: xs[ids[at-1].row()], hi: xs[ids[at].row()], gain: bestGain, naSide: naAny,
+			at: at, na: len(ids)}
 	}
 }
 
@@ -307,62 +301,52 @@ func (g *grower) scanMIA(j, lo, hi, n int, s float64, best *split) {
 		}
 	}
 	if at > 0 {
-		*best = split{feat: j, lo: xs[ids[at-1].row()], hi: xs[ids[at].row()], gain: bestGain, naSide: side}
+		*best = split{feat: j, lo: xs[ids[at-1].row()], hi: xs[ids[at].row()], gain: bestGain, naSide: side,
+			at: at, na: k}
 	}
 	if nObs > 0 {
 		if gain := sObs*sObs*inv[nObs] + sNA*sNA*inv[nNA]; gain > best.gain {
-			*best = split{feat: j, lo: math.Inf(1), hi: math.Inf(1), gain: gain, naSide: 1}
+			*best = split{feat: j, lo: math.Inf(1), hi: math.Inf(1), gain: gain, naSide: 1, at: k, na: k}
 		}
 	}
 }
 
-// route fixes c's threshold and NA side and sets the side of every row
-// of [lo, hi). It returns the number of rows of child 0, the in-bag
-// entries of each child, and whether a NA row was routed. The split
-// column's positions are sorted (NaN last), so its rows fall in three
-// runs: x ≤ thr (child 0), x > thr (child 1), NA (the stored side).
-func (g *grower) route(c *split, lo, hi int) (nl int, w [2]int, naSeen bool) {
+// route fixes c's threshold and sets the side of every row of [lo, hi).
+// It returns the number of rows of child 0 and whether a NA row was
+// routed. The split column's positions are sorted (NaN last), so its
+// rows fall in three runs that the scan located: [0, at) holds x ≤ thr
+// (child 0), [at, na) x > thr (child 1), [na, hi−lo) NA (the stored
+// side, which is naAny only when there is no NA row). Sides are set by
+// position, without reading the column's values, which at large n cost
+// a cache miss per row.
+func (g *grower) route(c *split, lo, hi int) (nl int, naSeen bool) {
 	c.thr = midpoint(c.lo, c.hi)
-	ids, xs, side, wc := g.idx[c.feat][lo:hi], g.col[c.feat], g.side, g.wc
-	p, w0, w1 := 0, 0, 0
-	for ; p < len(ids) && xs[ids[p].row()] <= c.thr; p++ {
-		side[ids[p].row()] = 0
-		w0 += wc[ids[p].row()].cnt
+	ids, side := g.idx[c.feat][lo:hi], g.side
+	setSide(ids[:c.at], side, 0)
+	setSide(ids[c.at:c.na], side, 1)
+	setSide(ids[c.na:], side, c.naSide)
+	nl = c.at
+	if c.naSide == 0 {
+		nl += len(ids) - c.na
 	}
-	nl = p
-	for ; p < len(ids) && xs[ids[p].row()] > c.thr; p++ {
-		side[ids[p].row()] = 1
-		w1 += wc[ids[p].row()].cnt
+	return nl, c.na < len(ids)
+}
+
+// setSide sets the side of every row of ids to sd.
+func setSide(ids []entry, side []uint8, sd uint8) {
+	for _, e := range ids {
+		side[e.row()] = sd
 	}
-	w = [2]int{w0, w1}
-	for _, e := range ids[p:] { // NA
-		side[e.row()], naSeen = c.naSide, true
-		if c.naSide == 0 {
-			nl++
-		}
-		if c.naSide < 2 {
-			w[c.naSide] += wc[e.row()].cnt
-		}
-	}
-	if c.naSide == naAny { // no NA in the node: NA goes to the larger child
-		c.naSide = 0
-		if w[1] > w[0] {
-			c.naSide = 1
-		}
-	}
-	return nl, w, naSeen
 }
 
 // partitionAll stably partitions every column's positions [lo, hi) by
 // the routed sides (nl rows to child 0) into the same positions of dst,
-// the lists of the next depth, child 0 first, and returns the sum of each
-// child's targets in column 0's order (the order nodeStats sums in). keep
+// the lists of the next depth, child 0 first. keep
 // 0 or 1 gathers only that child's positions, leaving the other's
 // undefined; 2 gathers both. The split column is already in order unless
 // NA rows (sorted last) went to child 0: it is copied.
-func (g *grower) partitionAll(c split, naSeen bool, lo, hi, nl int, keep uint8, dst [][]entry) [2]float64 {
+func (g *grower) partitionAll(c split, naSeen bool, lo, hi, nl int, keep uint8, dst [][]entry) {
 	inOrder := !(naSeen && c.naSide == 0)
-	sum := childSums(g.idx[0][lo:hi], g.side, g.wc)
 	for j := range dst {
 		to, from := dst[j][lo:hi], g.idx[j][lo:hi]
 		switch {
@@ -376,22 +360,27 @@ func (g *grower) partitionAll(c split, naSeen bool, lo, hi, nl int, keep uint8, 
 			partition(to, from, g.side, nl)
 		}
 	}
-	return sum
 }
 
-// childSums sums wy over each side's rows of ids, in order. A row adds
-// ±0 to the other side's sum, which leaves it unchanged: a sum of targets
-// that starts at +0 is never −0.
+// childSums returns the sum of the targets (wy) and the number of in-bag
+// entries of each side's rows of ids, summed in ids' order: column 0's,
+// the order nodeStats sums a node in. A row adds ±0 to the other side's
+// sum, which leaves it unchanged: a sum of targets that starts at +0 is
+// never −0.
 //
 //go:noinline
-func childSums(ids []entry, side []uint8, wc []weight) [2]float64 {
+func childSums(ids []entry, side []uint8, wc []weight) (sum [2]float64, cnt [2]int) {
 	var s0, s1 float64
+	n1, n := 0, 0
 	for _, e := range ids {
-		w, f := wc[e.row()].wy, float64(side[e.row()])
-		s0 += w * (1 - f)
-		s1 += w * f
+		w, sd := wc[e.row()], int(side[e.row()])
+		f := float64(sd)
+		s0 += w.wy * (1 - f)
+		s1 += w.wy * f
+		n1 += w.cnt * sd
+		n += w.cnt
 	}
-	return [2]float64{s0, s1}
+	return [2]float64{s0, s1}, [2]int{n - n1, n1}
 }
 
 // gather0 writes the rows of src with side 0 to the front of dst, in
