@@ -10,6 +10,7 @@
 #
 #   scripts/bench-ab.sh internal/learn/forest 'FitPredict(Mean|MIA)$'
 #   scripts/bench-ab.sh internal/learn/boost 'FitPredict$' 7 HEAD~3
+#   BENCHTIME=1x scripts/bench-ab.sh internal/experiment 'Large/forest/mean/n=100000' 2   # -test.benchtime (default 10x)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,7 +30,7 @@ $GO test -c -o "$tmp/B.test" "./$pkg"
 cd "$pkg"
 for _ in $(seq "$rounds"); do
 	for side in A B; do
-		"$tmp/$side.test" -test.run '^$' -test.bench "$bench" -test.benchtime 10x 2>/dev/null |
+		"$tmp/$side.test" -test.run '^$' -test.bench "$bench" -test.benchtime "${BENCHTIME:-10x}" 2>/dev/null |
 			awk -v side="$side" '/^Benchmark/ {
 				v = $3; unit = "ns/op"
 				for (i = 4; i <= NF; i++) if ($i == "cpu-ms/op") { v = $(i-1); unit = "cpu-ms/op" }

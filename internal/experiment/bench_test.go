@@ -114,7 +114,7 @@ func BenchmarkFigure3Rep(b *testing.B) {
 // n_test = 1000) at growing n_train, one thread, with the peak heap:
 // the issue's n = 10⁵ targets for forest and boost, and the points from
 // which grid.DefaultCostModel's exponents are checked. Sizes past 10⁴
-// (forest 1.5 min and 1.1 GB at 10⁵, svm about a minute at 3·10⁴ and
+// (forest about 20 s and 0.6 GiB at 10⁵, svm about 20 s at 3·10⁴ and
 // past 15 min at 10⁵) run only with MISSLAB_BENCH_LARGE=1, so that
 // `make bench` stays short.
 func BenchmarkLarge(b *testing.B) {
