@@ -149,3 +149,47 @@ func BenchmarkLarge(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkShape fits the main pipelines of each family at n_train =
+// 1000 on designs of growing width and missingness, one thread: the
+// points from which grid.DefaultCostModel's width exponents and missing
+// slopes are fitted (each family's -s/op is the sum over its pipelines:
+// forest and boost have two, mean-imputed and MIA).
+func BenchmarkShape(b *testing.B) {
+	designs := []struct {
+		name  string
+		model string
+		d     int
+		rate  float64
+		cols  int // the first cols covariates may be missing
+	}{
+		{"linear/d=10", sim.Linear, 10, 0, 0},
+		{"linear/d=20", sim.Linear, 20, 0, 0},
+		{"linear/d=40", sim.Linear, 40, 0, 0},
+		{"linear/d=10/mcar40%all", sim.Linear, 10, 0.4, 10},
+		{"friedman/d=10", sim.Friedman, 10, 0, 0},
+		{"friedman/d=10/mcar40%all", sim.Friedman, 10, 0.4, 10},
+		{"quadratic/d=9/mcar20%x3", sim.Quadratic, 9, 0.2, 3},
+	}
+	var pipes []grid.Pipeline
+	for _, name := range []string{"forest/mean", "forest/mia", "boost/mean", "boost/mia", "tree/mean",
+		"ctree/majority", "svm/mean", "knn/mean"} {
+		pipes = append(pipes, grid.MustPipeline(name, nil))
+	}
+	for _, ds := range designs {
+		b.Run(ds.name, func(b *testing.B) {
+			s, err := sim.Defaults(ds.model)
+			if err != nil {
+				b.Fatal(err)
+			}
+			s.D, s.NTrain, s.Mechanism, s.Rate, s.Columns = ds.d, 1000, sim.None, 0, nil
+			if ds.rate > 0 {
+				s.Mechanism, s.Rate = sim.MCAR, ds.rate
+				for j := range ds.cols {
+					s.Columns = append(s.Columns, j)
+				}
+			}
+			runJobBench(b, Job{Seed: 1, Scenario: s, Pipelines: pipes})
+		})
+	}
+}

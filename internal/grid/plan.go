@@ -82,21 +82,14 @@ func planSweep(s *Sweep, cost CostModel) SweepPlan {
 		sp.Methods = append(sp.Methods, m.Name)
 	}
 	for _, sc := range s.Scenarios {
-		n, width := sc.NTrain, 1.0
-		if sp.Table != nil {
-			n, width = sp.Table.TrainRows, sp.Table.widthFactor()
-		}
-		job := cost.Job.At(n)
+		sh := scenarioShape(sc, sp.Table)
+		job := cost.Job.At(sh.N)
 		for _, pl := range s.Pipelines {
-			job += cost.FitSeconds(pl, n) * width
+			job += cost.FitSeconds(pl, sh.of(pl))
 		}
 		sp.CPUSeconds += job * float64(s.UnitCount())
 		sp.LongestJob = max(sp.LongestJob, job)
-		d := sc.D
-		if sp.Table != nil {
-			d = sp.Table.Columns
-		}
-		sp.MaxCells = max(sp.MaxCells, n*d)
+		sp.MaxCells = max(sp.MaxCells, sh.N*sh.D)
 	}
 	sp.Varying, sp.Fixed = scenarioAxes(s)
 	return sp
@@ -195,7 +188,7 @@ func (p PlanSummary) WriteText(w io.Writer) error {
 	for _, s := range p.Sweeps {
 		writeSweep(&b, s)
 	}
-	b.WriteString("\nTimes are estimates from single-core benchmarks at n = 1000 (docs/BENCHMARKS.md); counts are exact.\n")
+	b.WriteString("\nTimes are estimates from single-core benchmarks, scaled by n, width and missing share (docs/BENCHMARKS.md); counts are exact.\n")
 	if ext := p.methods(); len(ext) > 0 {
 		fmt.Fprintf(&b, "External methods (%s) are counted as %s per learner call and %s per imputer call at n = 1000,\n"+
 			"a guess from the shipped scikit-learn and R methods: misslab cannot know their cost.\n",

@@ -22,15 +22,6 @@ type TablePlan struct {
 	Columns int
 }
 
-// widthFactor scales the cost model, calibrated on the paper's d = 9 or
-// 10 covariates, to a table's design width: the split searches of trees,
-// forests and boosting and Gaussian EM's sweeps are at least linear in
-// the number of columns, so a wider design costs proportionally more.
-// It is 1 for a design of up to 10 columns.
-func (tp *TablePlan) widthFactor() float64 {
-	return max(1, float64(tp.Columns)/10)
-}
-
 // tablePlan describes a table sweep's table; nil for simulated data.
 func tablePlan(s *Sweep) *TablePlan {
 	if !s.IsTable() {

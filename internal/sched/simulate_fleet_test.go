@@ -71,7 +71,7 @@ func paperLoad(t testing.TB, scale int) []simSweep {
 			for _, sc := range s.Scenarios {
 				secs := cost.Job.At(sc.NTrain)
 				for _, p := range s.Pipelines {
-					secs += cost.FitSeconds(p, sc.NTrain)
+					secs += cost.FitSeconds(p, grid.FitShape(sc, p))
 				}
 				ss.Seconds = append(ss.Seconds, secs)
 			}

@@ -1,0 +1,86 @@
+package grid
+
+import (
+	"math"
+	"testing"
+
+	"github.com/misslab/misslab/internal/sim"
+)
+
+// TestFitSecondsScaling: a learner's law at n times (D/RefWidth)^Width ·
+// (1 + Missing·Slope), the strategy's law added unscaled, no scaling for
+// an unknown width (D = 0) or an external learner.
+func TestFitSecondsScaling(t *testing.T) {
+	c := CostModel{
+		Learners:        map[string]PowerLaw{"tree": {1, 1}},
+		Scalings:        map[string]Scaling{"tree": {Width: 1, Slope: 2}},
+		Strategies:      map[string]PowerLaw{"gaussian": {0.5, 0}},
+		ExternalLearner: PowerLaw{3, 0},
+	}
+	cases := []struct {
+		pipeline string
+		sh       Shape
+		want     float64
+	}{
+		{"tree/mean", Shape{N: 1000, D: 10}, 1},
+		{"tree/mean", Shape{N: 2000, D: 20}, 4},                // 2 · 2
+		{"tree/mean", Shape{N: 1000, D: 20, Missing: 0.5}, 4},  // 2 · (1 + 0.5·2)
+		{"tree/mean", Shape{N: 1000, Missing: 0.25}, 1.5},      // width unknown: 1 · 1.5
+		{"tree/gaussian", Shape{N: 1000, D: 40}, 4.5},          // 4 + 0.5 unscaled
+		{"tree/gaussian", Shape{N: 1000, D: 5, Missing: 1}, 2}, // 0.5 · 3 + 0.5
+	}
+	for _, tc := range cases {
+		if got := c.FitSeconds(MustPipeline(tc.pipeline, nil), tc.sh); math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("FitSeconds(%s, %+v) = %v, want %v", tc.pipeline, tc.sh, got, tc.want)
+		}
+	}
+}
+
+// TestFitShape: a simulated scenario's width and missing fraction, with
+// one indicator per maskable column under "+mask".
+func TestFitShape(t *testing.T) {
+	sc, err := sim.Defaults(sim.Quadratic) // d = 9, 20% MCAR on X1..X3
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := sc.Rate * 3 / 9 // at run time, rounded as FitShape rounds
+	for _, tc := range []struct {
+		pipeline string
+		want     Shape
+	}{
+		{"forest/mean", Shape{N: 1000, D: 9, Missing: missing}},
+		{"forest/mean+mask", Shape{N: 1000, D: 12, Missing: missing}},
+	} {
+		if got := FitShape(sc, MustPipeline(tc.pipeline, nil)); got != tc.want {
+			t.Errorf("%s: %+v, want %+v", tc.pipeline, got, tc.want)
+		}
+	}
+	sc.Mechanism, sc.Rate, sc.Columns = sim.None, 0, nil
+	if got := FitShape(sc, MustPipeline("forest/mean+mask", nil)); got != (Shape{N: 1000, D: 9}) {
+		t.Errorf("complete data: %+v, want no mask column and nothing missing", got)
+	}
+}
+
+// TestTableShape: testdata/tables/small.csv has 12 rows, 3 folds (8
+// training rows), features a (3 NA), b and c (categorical, 3 levels, 1
+// NA): 6 design columns; its natural NA cover (3 + 1)/36 of the cells,
+// and an amputation at rate r on all three adds r.
+func TestTableShape(t *testing.T) {
+	f, err := ParseFile("testdata/table.good.hcl", testOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw := f.Sweeps[0]
+	tp := tablePlan(sw)
+	natural := (3.0/12 + 1.0/12) / 3
+	for _, sc := range sw.Scenarios[:2] { // none, then MCAR at 10%
+		sh := scenarioShape(sc, tp)
+		want := fitShape{Shape: Shape{N: 8, D: 6, Missing: natural}, maskable: 2}
+		if sc.Mechanism != sim.None {
+			want.Missing, want.maskable = natural+0.1, 3
+		}
+		if sh.N != want.N || sh.D != want.D || math.Abs(sh.Missing-want.Missing) > 1e-12 || sh.maskable != want.maskable {
+			t.Errorf("%s %v: %+v, want %+v", sc.Mechanism, sc.Rate, sh, want)
+		}
+	}
+}
