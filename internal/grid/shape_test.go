@@ -84,3 +84,25 @@ func TestTableShape(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultCostModelFigure3 checks the calibration of DefaultCostModel:
+// over Figure 3's pipelines (d = 9, 12 with masks, 6.7% missing), each
+// family's mean estimated fit is the per-pipeline CPU time measured on
+// one repetition (BenchmarkFigure3Rep), which the doc comment cites.
+func TestDefaultCostModelFigure3(t *testing.T) {
+	sw := parseExample(t, "figure3.hcl").Sweeps[0]
+	measured := map[string]float64{"tree": 0.0009, "ctree": 0.0013, "forest": 0.098, "boost": 0.054,
+		"svm": 0.0148, "knn": 0.0029}
+	cost, sc := DefaultCostModel(), sw.Scenarios[0]
+	sum, count := map[string]float64{}, map[string]int{}
+	for _, p := range sw.Pipelines {
+		imp := cost.Strategies[p.Spec().Strategy].At(sc.NTrain) // the imputer is calibrated apart
+		sum[p.Learner()] += cost.FitSeconds(p, FitShape(sc, p)) - imp
+		count[p.Learner()]++
+	}
+	for l, want := range measured {
+		if got := sum[l] / float64(count[l]); math.Abs(got/want-1) > 0.02 {
+			t.Errorf("%s: mean estimate %.4g s over %d pipelines, measured %.4g s", l, got, count[l], want)
+		}
+	}
+}
