@@ -18,7 +18,11 @@ type data struct {
 	sorted [][]entry   // sorted[j]: every row's entry by ascending col[j], ties by row, NaN last
 	y      []float64
 	inv    []float64 // inv[k] = 1/k for k = 1..n (inv[0] unused)
+	naRank []uint32  // naRank[j]: the rank all NaN of col[j] share, noNaN when it has none
 }
+
+// noNaN is naRank's value for a column without NaN: above every rank.
+const noNaN = math.MaxUint32
 
 // entry is a row r of a column sorted by value, packed with the dense
 // rank c of its value there (equal values, and all NaN, share a rank) as
@@ -37,7 +41,7 @@ func (e entry) rank() uint32 { return uint32(e >> 32) }
 func newData(X *mat.Dense, y []float64) *data {
 	n, d := X.Dims()
 	t := &data{n: n, d: d, col: make([][]float64, d), sorted: make([][]entry, d),
-		y: y, inv: make([]float64, n+1)}
+		y: y, inv: make([]float64, n+1), naRank: make([]uint32, d)}
 	colAll := make([]float64, n*d)
 	entAll := make([]entry, n*d)
 	o := make([]int32, n)
@@ -49,6 +53,10 @@ func newData(X *mat.Dense, y []float64) *data {
 		slices.SortStableFunc(o, func(a, b int32) int { return compareNaNLast(c[a], c[b]) })
 		t.col[j] = c
 		t.sorted[j] = sortedEntries(entAll[j*n:(j+1)*n], c, o)
+		t.naRank[j] = noNaN
+		if last := t.sorted[j][max(n-1, 0):]; n > 0 && math.IsNaN(c[last[0].row()]) {
+			t.naRank[j] = last[0].rank()
+		}
 	}
 	for k := 1; k <= n; k++ {
 		t.inv[k] = 1 / float64(k)

@@ -10,8 +10,7 @@ import (
 // child naSide. thr = +Inf is MIA's "observed vs NA" split.
 type split struct {
 	feat   int
-	lo, hi float64 // the distinct values the threshold separates
-	thr    float64 // set when the split is chosen
+	thr    float64 // set by route: between the values at positions at−1 and at, +Inf for "observed vs NA"
 	gain   float64 // Σ_children S²/N over in-bag entries (ranger's decrease + a constant)
 	naSide uint8   // MIA: side the NA rows were scored on; naAny when the node had none
 	at, na int     // in the node's positions of feat: the first going to child 1, the first NA (len when none)
@@ -227,9 +226,7 @@ func (g *grower) scan(j, lo, hi, n int, s float64, best *split) {
 	}
 	bestGain, at := scanRun(ids, g.wc, g.inv, n, s, best.gain)
 	if at > 0 {
-		xs := g.col[j]
-		*best = split{feat: j, lo: xs[ids[at-1].row()], hi: xs[ids[at].row()], gain: bestGain, naSide: naAny,
-			at: at, na: len(ids)}
+		*best = split{feat: j, gain: bestGain, naSide: naAny, at: at, na: len(ids)}
 	}
 }
 
@@ -266,11 +263,11 @@ func scanRun(ids []entry, wc []weight, inv []float64, n int, s, bestGain float64
 // and finally "observed vs NA" (NA to child 1). Every child must hold an
 // entry. Without NA in the node it scores exactly as scan.
 func (g *grower) scanMIA(j, lo, hi, n int, s float64, best *split) {
-	ids, xs, inv, wc := g.idx[j][lo:hi], g.col[j], g.inv, g.wc
+	ids, inv, wc, naRank := g.idx[j][lo:hi], g.inv, g.wc, g.naRank[j]
 	k := len(ids)
 	var sNA float64
 	nNA := 0
-	for k > 0 && math.IsNaN(xs[ids[k-1].row()]) {
+	for k > 0 && ids[k-1].rank() == naRank {
 		k--
 		w := wc[ids[k].row()]
 		sNA, nNA = sNA+w.wy, nNA+w.cnt
@@ -301,12 +298,11 @@ func (g *grower) scanMIA(j, lo, hi, n int, s float64, best *split) {
 		}
 	}
 	if at > 0 {
-		*best = split{feat: j, lo: xs[ids[at-1].row()], hi: xs[ids[at].row()], gain: bestGain, naSide: side,
-			at: at, na: k}
+		*best = split{feat: j, gain: bestGain, naSide: side, at: at, na: k}
 	}
 	if nObs > 0 {
 		if gain := sObs*sObs*inv[nObs] + sNA*sNA*inv[nNA]; gain > best.gain {
-			*best = split{feat: j, lo: math.Inf(1), hi: math.Inf(1), gain: gain, naSide: 1, at: k, na: k}
+			*best = split{feat: j, gain: gain, naSide: 1, at: k, na: k} // thr +Inf
 		}
 	}
 }
@@ -320,8 +316,12 @@ func (g *grower) scanMIA(j, lo, hi, n int, s float64, best *split) {
 // position, without reading the column's values, which at large n cost
 // a cache miss per row.
 func (g *grower) route(c *split, lo, hi int) (nl int, naSeen bool) {
-	c.thr = midpoint(c.lo, c.hi)
 	ids, side := g.idx[c.feat][lo:hi], g.side
+	c.thr = math.Inf(1) // "observed vs NA": every observed value goes to child 0
+	if c.at < c.na {
+		xs := g.col[c.feat]
+		c.thr = midpoint(xs[ids[c.at-1].row()], xs[ids[c.at].row()])
+	}
 	setSide(ids[:c.at], side, 0)
 	setSide(ids[c.at:c.na], side, 1)
 	setSide(ids[c.na:], side, c.naSide)
