@@ -7,10 +7,11 @@ import (
 
 // split is a candidate split: observed rows with x ≤ thr go to child 0
 // (ranger's rule, also at prediction), the others to child 1, NA rows to
-// child naSide. thr = +Inf is MIA's "observed vs NA" split.
+// child naSide. thr, set in the tree by growTree's last pass, is the
+// midpoint of the values at positions at−1 and at, or +Inf for MIA's
+// "observed vs NA" split (at = na).
 type split struct {
 	feat   int
-	thr    float64 // set by route: between the values at positions at−1 and at, +Inf for "observed vs NA"
 	gain   float64 // Σ_children S²/N over in-bag entries (ranger's decrease + a constant)
 	naSide uint8   // MIA: side the NA rows were scored on; naAny when the node had none
 	at, na int     // in the node's positions of feat: the first going to child 1, the first NA (len when none)
@@ -78,7 +79,35 @@ func (g *grower) growTree(rows []int, rng *rand.Rand) []node {
 	g.out = append(g.out[:0], node{})
 	n, s := g.nodeStats(0, m)
 	g.grow(0, 0, m, 0, n, s)
+	g.thresholds()
 	return g.out
+}
+
+// pendingThr returns what a split node holds until thresholds runs: the
+// rows at positions at−1 and at of its column, packed into the bits of
+// v, or +Inf for "observed vs NA". Rows are below maxRows < 2³⁰, so no
+// packing has +Inf's bits.
+func (g *grower) pendingThr(c split, lo int) float64 {
+	if c.at == c.na {
+		return math.Inf(1)
+	}
+	ids := g.idx[c.feat][lo+c.at-1 : lo+c.at+1]
+	return math.Float64frombits(uint64(ids[0].row())<<32 | uint64(ids[1].row()))
+}
+
+// thresholds replaces every split node's pending rows by the midpoint of
+// their values in the split column. Reading the values here, in one loop
+// of independent loads, rather than as each split is chosen lets the
+// processor overlap the cache misses they cost at large n.
+func (g *grower) thresholds() {
+	inf := math.Float64bits(math.Inf(1))
+	for i, nd := range g.out {
+		if nd.feat < 0 || math.Float64bits(nd.v) == inf {
+			continue
+		}
+		b, xs := math.Float64bits(nd.v), g.col[nd.feat]
+		g.out[i].v = midpoint(xs[uint32(b>>32)], xs[uint32(b)])
+	}
 }
 
 // inBagOrder writes into dst the entries of sorted whose row is in the
@@ -124,7 +153,7 @@ func (g *grower) grow(at int32, lo, hi, depth, n int, s float64) {
 	}
 	k := int32(len(g.out))
 	g.out = append(g.out, node{}, node{})
-	g.out[at] = node{v: c.thr, feat: int32(c.feat), kids: uint32(k)<<1 | uint32(c.naSide)}
+	g.out[at] = node{v: g.pendingThr(c, lo), feat: int32(c.feat), kids: uint32(k)<<1 | uint32(c.naSide)}
 	leaf0, leaf1 := g.leafBySize(w[0], depth+1), g.leafBySize(w[1], depth+1)
 	if leaf0 && leaf1 {
 		g.out[k] = node{v: sum[0] / float64(w[0]), feat: -1}
@@ -307,7 +336,7 @@ func (g *grower) scanMIA(j, lo, hi, n int, s float64, best *split) {
 	}
 }
 
-// route fixes c's threshold and sets the side of every row of [lo, hi).
+// route sets the side of every row of [lo, hi) under split c.
 // It returns the number of rows of child 0 and whether a NA row was
 // routed. The split column's positions are sorted (NaN last), so its
 // rows fall in three runs that the scan located: [0, at) holds x ≤ thr
@@ -317,11 +346,6 @@ func (g *grower) scanMIA(j, lo, hi, n int, s float64, best *split) {
 // a cache miss per row.
 func (g *grower) route(c *split, lo, hi int) (nl int, naSeen bool) {
 	ids, side := g.idx[c.feat][lo:hi], g.side
-	c.thr = math.Inf(1) // "observed vs NA": every observed value goes to child 0
-	if c.at < c.na {
-		xs := g.col[c.feat]
-		c.thr = midpoint(xs[ids[c.at-1].row()], xs[ids[c.at].row()])
-	}
 	setSide(ids[:c.at], side, 0)
 	setSide(ids[c.at:c.na], side, 1)
 	setSide(ids[c.na:], side, c.naSide)
