@@ -54,8 +54,8 @@ func newData(X *mat.Dense, y []float64) *data {
 		t.col[j] = c
 		t.sorted[j] = sortedEntries(entAll[j*n:(j+1)*n], c, o)
 		t.naRank[j] = noNaN
-		if last := t.sorted[j][max(n-1, 0):]; n > 0 && math.IsNaN(c[last[0].row()]) {
-			t.naRank[j] = last[0].rank()
+		if n > 0 && math.IsNaN(c[o[n-1]]) { // NaN sort last and share one rank
+			t.naRank[j] = t.sorted[j][n-1].rank()
 		}
 	}
 	for k := 1; k <= n; k++ {

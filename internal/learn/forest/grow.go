@@ -143,7 +143,7 @@ func (g *grower) grow(at int32, lo, hi, depth, n int, s float64) {
 		g.out[at] = node{v: s / float64(n), feat: -1}
 		return
 	}
-	nl, naSeen := g.route(&c, lo, hi)
+	nl, naSeen := g.route(c, lo, hi)
 	sum, w := childSums(g.idx[0][lo:hi], g.side, g.wc)
 	if c.naSide == naAny { // no NA in the node: NA goes to the larger child
 		c.naSide = 0
@@ -155,19 +155,16 @@ func (g *grower) grow(at int32, lo, hi, depth, n int, s float64) {
 	g.out = append(g.out, node{}, node{})
 	g.out[at] = node{v: g.pendingThr(c, lo), feat: int32(c.feat), kids: uint32(k)<<1 | uint32(c.naSide)}
 	leaf0, leaf1 := g.leafBySize(w[0], depth+1), g.leafBySize(w[1], depth+1)
-	if leaf0 && leaf1 {
-		g.out[k] = node{v: sum[0] / float64(w[0]), feat: -1}
-		g.out[k+1] = node{v: sum[1] / float64(w[1]), feat: -1}
-		return
+	if !leaf0 || !leaf1 { // a child to grow: gather its positions
+		keep := uint8(2) // both children
+		switch {
+		case leaf0:
+			keep = 1
+		case leaf1:
+			keep = 0
+		}
+		g.partitionAll(c, naSeen, lo, hi, nl, keep, g.lists[(depth+1)&1])
 	}
-	keep := uint8(2) // both children
-	switch {
-	case leaf0:
-		keep = 1
-	case leaf1:
-		keep = 0
-	}
-	g.partitionAll(c, naSeen, lo, hi, nl, keep, g.lists[(depth+1)&1])
 	if leaf0 {
 		g.out[k] = node{v: sum[0] / float64(w[0]), feat: -1}
 	} else {
@@ -344,7 +341,7 @@ func (g *grower) scanMIA(j, lo, hi, n int, s float64, best *split) {
 // side, which is naAny only when there is no NA row). Sides are set by
 // position, without reading the column's values, which at large n cost
 // a cache miss per row.
-func (g *grower) route(c *split, lo, hi int) (nl int, naSeen bool) {
+func (g *grower) route(c split, lo, hi int) (nl int, naSeen bool) {
 	ids, side := g.idx[c.feat][lo:hi], g.side
 	setSide(ids[:c.at], side, 0)
 	setSide(ids[c.at:c.na], side, 1)
