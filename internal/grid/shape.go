@@ -27,32 +27,38 @@ func FitShape(sc sim.Scenario, p Pipeline) Shape {
 	return scenarioShape(sc, nil).of(p)
 }
 
-// scenarioShape returns the shape of sc's fits: for a table sweep (tp
-// not nil) one fold's training rows and the table's design columns, and
-// as missing fraction the mean NA rate of the features (read by plan;
-// unknown, so 0, for a sweep that arrived without its file) plus the
-// amputation's share of the cells.
+// scenarioShape returns the shape of sc's fits: n_train rows and d
+// covariates for simulated data, and the amputation's share of the cells
+// missing; for a table sweep (tp not nil) see tableShape.
 func scenarioShape(sc sim.Scenario, tp *TablePlan) fitShape {
-	amputed := 0
+	amputated := 0
 	if sc.Mechanism != sim.None {
-		amputed = len(sc.Columns)
+		amputated = len(sc.Columns)
 	}
-	if tp == nil {
-		sh := fitShape{Shape: Shape{N: sc.NTrain, D: sc.D}, maskable: amputed}
-		if sc.D > 0 {
-			sh.Missing = sc.Rate * float64(amputed) / float64(sc.D)
-		}
-		return sh
+	if tp != nil {
+		return tableShape(sc, tp, amputated)
 	}
-	sh := fitShape{Shape: Shape{N: tp.TrainRows, D: tp.Columns}, maskable: amputed}
+	sh := fitShape{Shape: Shape{N: sc.NTrain, D: sc.D}, maskable: amputated}
+	if sc.D > 0 {
+		sh.Missing = sc.Rate * float64(amputated) / float64(sc.D)
+	}
+	return sh
+}
+
+// tableShape is scenarioShape for a table sweep whose scenario sc
+// amputates that many features: one fold's training rows, the table's
+// design columns, and as missing fraction the mean NA rate of the
+// features (read by plan; unknown, so 0, for a sweep that arrived
+// without its file) plus the amputation's share of the cells. Every
+// feature with NA or amputated gets a mask indicator.
+func tableShape(sc sim.Scenario, tp *TablePlan, amputated int) fitShape {
+	sh := fitShape{Shape: Shape{N: tp.TrainRows, D: tp.Columns}, maskable: amputated}
 	if tp.Features == 0 {
 		return sh
 	}
-	amputedNames := map[string]bool{}
-	for _, c := range sc.Columns {
-		if sc.Mechanism != sim.None && c < len(sc.Table.Features) {
-			amputedNames[sc.Table.Features[c]] = true
-		}
+	isAmputated := map[string]bool{}
+	for _, c := range sc.Columns[:amputated] {
+		isAmputated[sc.Table.Features[c]] = true
 	}
 	na := 0.0
 	if f := tp.File; f != nil {
@@ -61,11 +67,11 @@ func scenarioShape(sc sim.Scenario, tp *TablePlan) fitShape {
 				continue
 			}
 			na += c.NARate
-			if c.NA > 0 && !amputedNames[c.Name] {
-				sh.maskable++ // an incomplete column the amputation did not count
+			if c.NA > 0 && !isAmputated[c.Name] {
+				sh.maskable++
 			}
 		}
 	}
-	sh.Missing = min(1, (na+sc.Rate*float64(amputed))/float64(tp.Features))
+	sh.Missing = min(1, (na+sc.Rate*float64(amputated))/float64(tp.Features))
 	return sh
 }

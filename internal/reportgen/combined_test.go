@@ -83,24 +83,30 @@ func combinedScore(sw *grid.Sweep, si, rep, pi int) float64 {
 	return 0.5 + float64(sw.Scenarios[si].NTrain)/1e4 + 0.001*float64(rep) + off + float64(sw.Seed-5)/100
 }
 
+// fillCombined stores the first n sweeps of combinedGrid in one store,
+// each with the results its resultFunc gives.
+func fillCombined(t *testing.T, n int, fn func(*grid.Sweep) resultFunc) (*grid.File, *store.Store, []store.SweepRecord) {
+	t.Helper()
+	f, err := grid.Parse([]byte(combinedGrid), "combined.hcl", grid.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := newStore(t)
+	var recs []store.SweepRecord
+	for _, sw := range f.Sweeps[:n] {
+		recs = append(recs, fillInto(t, st, sw, fn(sw)))
+	}
+	return f, st, recs
+}
+
 // TestCombinedSharesScenarios stores three sweeps in one store and checks
 // the combined report input: shared scenarios shown once with every
 // sweep's pipelines, the shared oracle counted once per repetition,
 // distinct job counts, pipelines renamed apart by their settings, and one
 // set of learning curves over all sweeps with the seed in the panels.
 func TestCombinedSharesScenarios(t *testing.T) {
-	f, err := grid.Parse([]byte(combinedGrid), "combined.hcl", grid.ParseOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(t.TempDir(), store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	var recs []store.SweepRecord
-	for _, sw := range f.Sweeps {
-		recs = append(recs, fillInto(t, st, sw, func(si, rep, pi int) (store.Result, bool, string) {
+	f, st, recs := fillCombined(t, 3, func(sw *grid.Sweep) resultFunc {
+		return func(si, rep, pi int) (store.Result, bool, string) {
 			switch {
 			case sw.Name == "small" && si == 1 && rep == 0 && pi == 0: // knn never ran on a shared job
 				return store.Result{}, false, ""
@@ -108,8 +114,8 @@ func TestCombinedSharesScenarios(t *testing.T) {
 				return store.Result{}, false, "worker lost"
 			}
 			return score(combinedScore(sw, si, rep, pi)), true, ""
-		}))
-	}
+		}
+	})
 	in, err := Combined(context.Background(), st, recs)
 	if err != nil {
 		t.Fatal(err)
@@ -212,21 +218,11 @@ func checkCombinedCurves(t *testing.T, in report.Input) {
 // TestWriteCombinedCurves renders the combined report and finds every
 // learner's curve in curves.csv.
 func TestWriteCombinedCurves(t *testing.T) {
-	f, err := grid.Parse([]byte(combinedGrid), "combined.hcl", grid.ParseOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := store.Open(t.TempDir(), store.Options{NoSync: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	var recs []store.SweepRecord
-	for _, sw := range f.Sweeps[:2] {
-		recs = append(recs, fillInto(t, st, sw, func(si, rep, pi int) (store.Result, bool, string) {
+	_, st, recs := fillCombined(t, 2, func(sw *grid.Sweep) resultFunc {
+		return func(si, rep, pi int) (store.Result, bool, string) {
 			return score(combinedScore(sw, si, rep, pi)), true, ""
-		}))
-	}
+		}
+	})
 	dir := t.TempDir()
 	if _, err := WriteCombined(context.Background(), st, recs, dir); err != nil {
 		t.Fatal(err)

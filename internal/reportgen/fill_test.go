@@ -25,12 +25,19 @@ type resultFunc func(si, rep, pi int) (r store.Result, ok bool, failure string)
 // fill stores sw in a new store and commits the results fn gives.
 func fill(t *testing.T, sw *grid.Sweep, fn resultFunc) (*store.Store, store.SweepRecord) {
 	t.Helper()
+	st := newStore(t)
+	return st, fillInto(t, st, sw, fn)
+}
+
+// newStore opens an empty store, closed when the test ends.
+func newStore(t *testing.T) *store.Store {
+	t.Helper()
 	st, err := store.Open(t.TempDir(), store.Options{NoSync: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	return st, fillInto(t, st, sw, fn)
+	return st
 }
 
 // fillInto stores sw in st and commits the results fn gives.
