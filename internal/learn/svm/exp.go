@@ -63,13 +63,13 @@ func exp(x float64) float64 {
 	return v * math.Float64frombits(uint64(k>>expTableBits+1023)<<52)
 }
 
-// expAll replaces every v[i] by exp(v[i]). Four evaluations are
+// expAllGo is expAll in Go (see vec.go): four evaluations are
 // interleaved per iteration so that their long, independent dependency
 // chains overlap (exp is too large to inline, and one element per
 // iteration leaves the processor waiting on each chain); every element
 // goes through exactly exp's operations, so the results are exp's bit
 // for bit.
-func expAll(v []float64) {
+func expAllGo(v []float64) {
 	const n = 1 << expTableBits
 	const shift = 0x1.8p52 // adding and subtracting rounds to an integer
 	i := 0

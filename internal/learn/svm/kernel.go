@@ -40,40 +40,16 @@ func dot(a, b []float64) float64 {
 }
 
 // row writes K(i, j) for every training row j into out, rounded to
-// float32 as libsvm's kernel cache stores it. The dot products x_i·x_j
-// are accumulated for all j at once, four columns per pass over the
-// column-major copy, so each is still summed in column order (libsvm's
-// dot) while the inner loops stream through memory.
+// float32 as libsvm's kernel cache stores it: the dot products x_i·x_j
+// for all j at once over the column-major copy (each summed in column
+// order, libsvm's dot), then the exponent and exp (vec.go).
 func (k *rbf) row(i int, out []float32) {
 	n := k.n
 	d := k.arg[:n]
-	out = out[:n]
-	clear(d)
-	c := 0
-	for ; c+3 < k.p; c += 4 { // four columns per pass, added in order
-		v0, v1, v2, v3 := k.xt[c*n+i], k.xt[(c+1)*n+i], k.xt[(c+2)*n+i], k.xt[(c+3)*n+i]
-		c0, c1, c2, c3 := k.xt[c*n:c*n+n], k.xt[(c+1)*n:(c+1)*n+n], k.xt[(c+2)*n:(c+2)*n+n], k.xt[(c+3)*n:(c+3)*n+n]
-		c1, c2, c3 = c1[:len(c0)], c2[:len(c0)], c3[:len(c0)]
-		d := d[:len(c0)]
-		for j, w := range c0 {
-			d[j] = (((d[j] + float64(v0*w)) + float64(v1*c1[j])) + float64(v2*c2[j])) + float64(v3*c3[j])
-		}
-	}
-	for ; c < k.p; c++ {
-		v := k.xt[c*n+i]
-		col := k.xt[c*n : c*n+n]
-		for j, w := range col {
-			d[j] += float64(v * w)
-		}
-	}
-	g, si, xsq := k.gamma, k.xsq[i], k.xsq[:n]
-	for j, dj := range d {
-		d[j] = -g * (si + xsq[j] - 2*dj)
-	}
+	dots(d, k.xt, n, k.x[i*k.p:(i+1)*k.p])
+	kernelArg(d, k.xsq[:n], -k.gamma, k.xsq[i])
 	expAll(d)
-	for j, v := range d {
-		out[j] = float32(v)
-	}
+	toFloat32(out[:n], d)
 }
 
 // diag returns K(i, i) as libsvm computes it: 1, since

@@ -98,35 +98,12 @@ func (m *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
 
 // decision is libsvm's svm_predict_values for regression; scratch holds
 // NumSV values. The squared distances to all support vectors are
-// accumulated four columns per pass over the column-major support
-// vectors, so each is still summed over the columns in order.
+// accumulated over the column-major support vectors (vec.go), each
+// summed over the columns in order.
 func (m *Model) decision(x, scratch []float64) float64 {
-	ns := len(m.coef)
-	d2 := scratch[:ns]
-	clear(d2)
-	c := 0
-	for ; c+3 < len(x); c += 4 {
-		v0, v1, v2, v3 := x[c], x[c+1], x[c+2], x[c+3]
-		c0, c1, c2, c3 := m.sv[c*ns:c*ns+ns], m.sv[(c+1)*ns:(c+1)*ns+ns], m.sv[(c+2)*ns:(c+2)*ns+ns], m.sv[(c+3)*ns:(c+3)*ns+ns]
-		c1, c2, c3 = c1[:len(c0)], c2[:len(c0)], c3[:len(c0)]
-		d2 := d2[:len(c0)]
-		for s, w := range c0 {
-			e0, e1, e2, e3 := v0-w, v1-c1[s], v2-c2[s], v3-c3[s]
-			d2[s] = (((d2[s] + float64(e0*e0)) + float64(e1*e1)) + float64(e2*e2)) + float64(e3*e3)
-		}
-	}
-	for ; c < len(x); c++ {
-		v, col := x[c], m.sv[c*ns:c*ns+ns]
-		d2 := d2[:len(col)]
-		for s, w := range col {
-			e := v - w
-			d2[s] += float64(e * e)
-		}
-	}
-	g := m.gamma
-	for s, v := range d2 {
-		d2[s] = -g * v
-	}
+	d2 := scratch[:len(m.coef)]
+	sqDists(d2, m.sv, len(m.coef), x)
+	scale(d2, -m.gamma)
 	expAll(d2)
 	sum := 0.0
 	for s, c := range m.coef {

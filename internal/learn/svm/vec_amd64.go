@@ -1,0 +1,98 @@
+//go:build amd64
+
+package svm
+
+import (
+	"math"
+
+	"golang.org/x/sys/cpu"
+)
+
+// vector reports whether the AVX2 loops of vec_amd64.s run.
+var vector = cpu.X86.HasAVX2
+
+// expConsts are expBlocks's constants, each in four lanes: exp's Go
+// constants rounded to float64 as exp rounds them, then two int64 bit
+// patterns (the table index mask and the exponent bias times the table
+// size).
+var expConsts = func() (c [13][4]float64) {
+	const n = 1 << expTableBits
+	vals := []float64{n / math.Ln2, 0x1.8p52, ln2N1, ln2N2, -700, 700,
+		1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 1.0 / 2,
+		math.Float64frombits(n - 1), math.Float64frombits(1023 * n)}
+	for i, v := range vals {
+		c[i] = [4]float64{v, v, v, v}
+	}
+	return c
+}()
+
+//go:noescape
+func expBlocks(v []float64, c *[13][4]float64) int
+
+//go:noescape
+func dotsBlocks(d, xt []float64, n int, x []float64) int
+
+//go:noescape
+func kernelArgBlocks(d, xsq []float64, ng, si float64) int
+
+//go:noescape
+func toFloat32Blocks(out []float32, d []float64) int
+
+//go:noescape
+func sqDistsBlocks(d2, sv []float64, ns int, x []float64) int
+
+//go:noescape
+func scaleBlocks(v []float64, a float64) int
+
+// expVec applies exp to v's blocks of four up to the first block holding
+// an argument outside [−700, 700] (or NaN), which exp hands to math.Exp.
+func expVec(v []float64) int {
+	if !vector {
+		return 0
+	}
+	return expBlocks(v, &expConsts)
+}
+
+// dotsVec is dots on d's whole blocks of four; xt must hold len(x)
+// columns of n ≥ len(d) rows.
+func dotsVec(d, xt []float64, n int, x []float64) int {
+	if !vector || len(x) == 0 || len(xt) < (len(x)-1)*n+len(d) {
+		return 0
+	}
+	return dotsBlocks(d, xt, n, x)
+}
+
+// kernelArgVec is kernelArg on d's whole blocks of four (len(xsq) ≥
+// len(d)).
+func kernelArgVec(d, xsq []float64, ng, si float64) int {
+	if !vector || len(xsq) < len(d) {
+		return 0
+	}
+	return kernelArgBlocks(d, xsq, ng, si)
+}
+
+// toFloat32Vec is toFloat32 on d's whole blocks of four (len(out) ≥
+// len(d)).
+func toFloat32Vec(out []float32, d []float64) int {
+	if !vector || len(out) < len(d) {
+		return 0
+	}
+	return toFloat32Blocks(out, d)
+}
+
+// sqDistsVec is sqDists on d2's whole blocks of four; sv must hold
+// len(x) columns of ns ≥ len(d2) rows.
+func sqDistsVec(d2, sv []float64, ns int, x []float64) int {
+	if !vector || len(x) == 0 || len(sv) < (len(x)-1)*ns+len(d2) {
+		return 0
+	}
+	return sqDistsBlocks(d2, sv, ns, x)
+}
+
+// scaleVec is scale on v's whole blocks of four.
+func scaleVec(v []float64, a float64) int {
+	if !vector {
+		return 0
+	}
+	return scaleBlocks(v, a)
+}

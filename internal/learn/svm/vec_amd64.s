@@ -1,0 +1,219 @@
+//go:build amd64
+
+#include "textflag.h"
+
+// The AVX2 loops of vec_amd64.go. Each processes whole blocks of four
+// float64 and returns how many elements it processed; every lane goes
+// through exactly the operations of the Go loop it replaces, in the same
+// order (separate multiplies and adds, never fused).
+
+// func expBlocks(v []float64, c *[13][4]float64) int
+// c: n/ln2, shift, ln2N1, ln2N2, -700, 700, 1/720, 1/120, 1/24, 1/6,
+// 1/2, index mask (int64), 1023·n (int64), 32 bytes each.
+TEXT ·expBlocks(SB), NOSPLIT, $0-40
+	MOVQ v_base+0(FP), SI
+	MOVQ v_len+8(FP), CX
+	MOVQ c+24(FP), DX
+	LEAQ ·expHi(SB), R8
+	LEAQ ·expLo(SB), R9
+	XORQ AX, AX
+	VMOVUPD 0(DX), Y15
+	VMOVUPD 32(DX), Y14
+	VMOVUPD 64(DX), Y13
+	VMOVUPD 96(DX), Y12
+
+exploop:
+	LEAQ 4(AX), BX
+	CMPQ BX, CX
+	JGT  expdone
+	VMOVUPD (SI)(AX*8), Y0
+	VCMPPD $0x1d, 128(DX), Y0, Y1 // x ≥ −700, ordered
+	VCMPPD $0x12, 160(DX), Y0, Y2 // x ≤ 700, ordered
+	VANDPD Y1, Y2, Y1
+	VMOVMSKPD Y1, BX
+	CMPQ BX, $15
+	JNE  expdone
+	VMULPD Y15, Y0, Y1           // x·(n/ln2)
+	VADDPD Y14, Y1, Y1           // t = x·(n/ln2) + shift
+	VSUBPD Y14, Y1, Y2           // kf = t − shift
+	VPSUBQ Y14, Y1, Y3           // k = bits(t) − bits(shift) = int64(kf)
+	VMULPD Y13, Y2, Y4
+	VSUBPD Y4, Y0, Y4            // x − kf·ln2N1
+	VMULPD Y12, Y2, Y5
+	VSUBPD Y5, Y4, Y4            // r
+	VMULPD 192(DX), Y4, Y5       // r·(1/720)
+	VADDPD 224(DX), Y5, Y5       // 1/120 + …
+	VMULPD Y4, Y5, Y5
+	VADDPD 256(DX), Y5, Y5       // 1/24 + …
+	VMULPD Y4, Y5, Y5
+	VADDPD 288(DX), Y5, Y5       // 1/6 + …
+	VMULPD Y4, Y5, Y5
+	VADDPD 320(DX), Y5, Y5       // 1/2 + …
+	VMULPD Y4, Y4, Y6            // r·r
+	VMULPD Y5, Y6, Y6            // r·r·(…)
+	VADDPD Y6, Y4, Y6            // q
+	VPAND 352(DX), Y3, Y7        // j = k & (n−1)
+	VPCMPEQQ Y8, Y8, Y8
+	VGATHERQPD Y8, (R8)(Y7*8), Y9  // hi = expHi[j]
+	VPCMPEQQ Y8, Y8, Y8
+	VGATHERQPD Y8, (R9)(Y7*8), Y10 // lo = expLo[j]
+	VMULPD Y6, Y9, Y11           // hi·q
+	VADDPD Y10, Y11, Y11         // hi·q + lo
+	VADDPD Y11, Y9, Y11          // hi + (hi·q + lo)
+	VPADDQ 384(DX), Y3, Y3       // k + 1023·n, positive for x ≥ −700
+	VPSRLQ $7, Y3, Y3            // k>>7 + 1023
+	VPSLLQ $52, Y3, Y3           // 2^(k>>7)
+	VMULPD Y3, Y11, Y11
+	VMOVUPD Y11, (SI)(AX*8)
+	ADDQ $4, AX
+	JMP  exploop
+
+expdone:
+	VZEROUPPER
+	MOVQ AX, ret+32(FP)
+	RET
+
+// func dotsBlocks(d, xt []float64, n int, x []float64) int
+TEXT ·dotsBlocks(SB), NOSPLIT, $0-88
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	ANDQ $-4, CX
+	MOVQ xt_base+24(FP), SI
+	MOVQ n+48(FP), R10
+	SHLQ $3, R10
+	MOVQ x_base+56(FP), R11
+	MOVQ x_len+64(FP), R12
+	XORQ AX, AX
+
+dotsj:
+	CMPQ AX, CX
+	JGE  dotsdone
+	VXORPD Y0, Y0, Y0            // +0
+	LEAQ (SI)(AX*8), BX          // &xt[j]
+	XORQ DX, DX
+
+dotsc:
+	VBROADCASTSD (R11)(DX*8), Y1
+	VMULPD (BX), Y1, Y1          // x_c·xt[c·n + j]
+	VADDPD Y1, Y0, Y0
+	ADDQ R10, BX
+	INCQ DX
+	CMPQ DX, R12
+	JLT  dotsc
+	VMOVUPD Y0, (DI)(AX*8)
+	ADDQ $4, AX
+	JMP  dotsj
+
+dotsdone:
+	VZEROUPPER
+	MOVQ CX, ret+80(FP)
+	RET
+
+// func kernelArgBlocks(d, xsq []float64, ng, si float64) int
+TEXT ·kernelArgBlocks(SB), NOSPLIT, $0-72
+	MOVQ d_base+0(FP), DI
+	MOVQ d_len+8(FP), CX
+	ANDQ $-4, CX
+	MOVQ xsq_base+24(FP), SI
+	VBROADCASTSD ng+48(FP), Y14
+	VBROADCASTSD si+56(FP), Y13
+	XORQ AX, AX
+
+argloop:
+	CMPQ AX, CX
+	JGE  argdone
+	VMOVUPD (SI)(AX*8), Y0
+	VADDPD Y0, Y13, Y0           // si + xsq[j]
+	VMOVUPD (DI)(AX*8), Y1
+	VADDPD Y1, Y1, Y1            // 2·d[j], exact
+	VSUBPD Y1, Y0, Y0
+	VMULPD Y0, Y14, Y0           // ng·(…)
+	VMOVUPD Y0, (DI)(AX*8)
+	ADDQ $4, AX
+	JMP  argloop
+
+argdone:
+	VZEROUPPER
+	MOVQ CX, ret+64(FP)
+	RET
+
+// func toFloat32Blocks(out []float32, d []float64) int
+TEXT ·toFloat32Blocks(SB), NOSPLIT, $0-56
+	MOVQ out_base+0(FP), DI
+	MOVQ d_base+24(FP), SI
+	MOVQ d_len+32(FP), CX
+	ANDQ $-4, CX
+	XORQ AX, AX
+
+f32loop:
+	CMPQ AX, CX
+	JGE  f32done
+	VCVTPD2PSY (SI)(AX*8), X0    // round to nearest, as float32(v)
+	VMOVUPS X0, (DI)(AX*4)
+	ADDQ $4, AX
+	JMP  f32loop
+
+f32done:
+	VZEROUPPER
+	MOVQ CX, ret+48(FP)
+	RET
+
+// func sqDistsBlocks(d2, sv []float64, ns int, x []float64) int
+TEXT ·sqDistsBlocks(SB), NOSPLIT, $0-88
+	MOVQ d2_base+0(FP), DI
+	MOVQ d2_len+8(FP), CX
+	ANDQ $-4, CX
+	MOVQ sv_base+24(FP), SI
+	MOVQ ns+48(FP), R10
+	SHLQ $3, R10
+	MOVQ x_base+56(FP), R11
+	MOVQ x_len+64(FP), R12
+	XORQ AX, AX
+
+sqj:
+	CMPQ AX, CX
+	JGE  sqdone
+	VXORPD Y0, Y0, Y0            // +0
+	LEAQ (SI)(AX*8), BX          // &sv[s]
+	XORQ DX, DX
+
+sqc:
+	VBROADCASTSD (R11)(DX*8), Y1
+	VMOVUPD (BX), Y2
+	VSUBPD Y2, Y1, Y2            // e = x_c − sv[c·ns + s]
+	VMULPD Y2, Y2, Y2
+	VADDPD Y2, Y0, Y0
+	ADDQ R10, BX
+	INCQ DX
+	CMPQ DX, R12
+	JLT  sqc
+	VMOVUPD Y0, (DI)(AX*8)
+	ADDQ $4, AX
+	JMP  sqj
+
+sqdone:
+	VZEROUPPER
+	MOVQ CX, ret+80(FP)
+	RET
+
+// func scaleBlocks(v []float64, a float64) int
+TEXT ·scaleBlocks(SB), NOSPLIT, $0-40
+	MOVQ v_base+0(FP), DI
+	MOVQ v_len+8(FP), CX
+	ANDQ $-4, CX
+	VBROADCASTSD a+24(FP), Y1
+	XORQ AX, AX
+
+scloop:
+	CMPQ AX, CX
+	JGE  scdone
+	VMOVUPD (DI)(AX*8), Y0
+	VMULPD Y0, Y1, Y0
+	VMOVUPD Y0, (DI)(AX*8)
+	ADDQ $4, AX
+	JMP  scloop
+
+scdone:
+	VZEROUPPER
+	MOVQ CX, ret+32(FP)
+	RET

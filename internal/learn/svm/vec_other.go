@@ -1,0 +1,13 @@
+//go:build !amd64
+
+package svm
+
+// vector is false: only the Go loops exist on this architecture.
+const vector = false
+
+func expVec([]float64) int                                    { return 0 }
+func dotsVec([]float64, []float64, int, []float64) int        { return 0 }
+func kernelArgVec([]float64, []float64, float64, float64) int { return 0 }
+func toFloat32Vec([]float32, []float64) int                   { return 0 }
+func sqDistsVec([]float64, []float64, int, []float64) int     { return 0 }
+func scaleVec([]float64, float64) int                         { return 0 }
