@@ -74,10 +74,14 @@ expdone:
 	RET
 
 // func dotsBlocks(d, xt []float64, n int, x []float64) int
+// Four blocks (16 outputs) per pass over the columns while they last, so
+// that four independent chains of additions overlap, then one block.
 TEXT ·dotsBlocks(SB), NOSPLIT, $0-88
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
 	ANDQ $-4, CX
+	MOVQ CX, R13
+	ANDQ $-16, R13
 	MOVQ xt_base+24(FP), SI
 	MOVQ n+48(FP), R10
 	SHLQ $3, R10
@@ -85,24 +89,55 @@ TEXT ·dotsBlocks(SB), NOSPLIT, $0-88
 	MOVQ x_len+64(FP), R12
 	XORQ AX, AX
 
-dotsj:
-	CMPQ AX, CX
-	JGE  dotsdone
+dots16:
+	CMPQ AX, R13
+	JGE  dots4
 	VXORPD Y0, Y0, Y0            // +0
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
 	LEAQ (SI)(AX*8), BX          // &xt[j]
 	XORQ DX, DX
 
-dotsc:
+dots16c:
 	VBROADCASTSD (R11)(DX*8), Y1
-	VMULPD (BX), Y1, Y1          // x_c·xt[c·n + j]
+	VMULPD (BX), Y1, Y5          // x_c·xt[c·n + j]
+	VMULPD 32(BX), Y1, Y6
+	VMULPD 64(BX), Y1, Y7
+	VMULPD 96(BX), Y1, Y8
+	VADDPD Y5, Y0, Y0
+	VADDPD Y6, Y2, Y2
+	VADDPD Y7, Y3, Y3
+	VADDPD Y8, Y4, Y4
+	ADDQ R10, BX
+	INCQ DX
+	CMPQ DX, R12
+	JLT  dots16c
+	VMOVUPD Y0, (DI)(AX*8)
+	VMOVUPD Y2, 32(DI)(AX*8)
+	VMOVUPD Y3, 64(DI)(AX*8)
+	VMOVUPD Y4, 96(DI)(AX*8)
+	ADDQ $16, AX
+	JMP  dots16
+
+dots4:
+	CMPQ AX, CX
+	JGE  dotsdone
+	VXORPD Y0, Y0, Y0            // +0
+	LEAQ (SI)(AX*8), BX
+	XORQ DX, DX
+
+dots4c:
+	VBROADCASTSD (R11)(DX*8), Y1
+	VMULPD (BX), Y1, Y1
 	VADDPD Y1, Y0, Y0
 	ADDQ R10, BX
 	INCQ DX
 	CMPQ DX, R12
-	JLT  dotsc
+	JLT  dots4c
 	VMOVUPD Y0, (DI)(AX*8)
 	ADDQ $4, AX
-	JMP  dotsj
+	JMP  dots4
 
 dotsdone:
 	VZEROUPPER
@@ -159,10 +194,13 @@ f32done:
 	RET
 
 // func sqDistsBlocks(d2, sv []float64, ns int, x []float64) int
+// Four blocks per pass while they last, as dotsBlocks.
 TEXT ·sqDistsBlocks(SB), NOSPLIT, $0-88
 	MOVQ d2_base+0(FP), DI
 	MOVQ d2_len+8(FP), CX
 	ANDQ $-4, CX
+	MOVQ CX, R13
+	ANDQ $-16, R13
 	MOVQ sv_base+24(FP), SI
 	MOVQ ns+48(FP), R10
 	SHLQ $3, R10
@@ -170,26 +208,60 @@ TEXT ·sqDistsBlocks(SB), NOSPLIT, $0-88
 	MOVQ x_len+64(FP), R12
 	XORQ AX, AX
 
-sqj:
-	CMPQ AX, CX
-	JGE  sqdone
+sq16:
+	CMPQ AX, R13
+	JGE  sq4
 	VXORPD Y0, Y0, Y0            // +0
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
 	LEAQ (SI)(AX*8), BX          // &sv[s]
 	XORQ DX, DX
 
-sqc:
+sq16c:
 	VBROADCASTSD (R11)(DX*8), Y1
-	VMOVUPD (BX), Y2
-	VSUBPD Y2, Y1, Y2            // e = x_c − sv[c·ns + s]
+	VSUBPD (BX), Y1, Y5          // e = x_c − sv[c·ns + s]
+	VSUBPD 32(BX), Y1, Y6
+	VSUBPD 64(BX), Y1, Y7
+	VSUBPD 96(BX), Y1, Y8
+	VMULPD Y5, Y5, Y5
+	VMULPD Y6, Y6, Y6
+	VMULPD Y7, Y7, Y7
+	VMULPD Y8, Y8, Y8
+	VADDPD Y5, Y0, Y0
+	VADDPD Y6, Y2, Y2
+	VADDPD Y7, Y3, Y3
+	VADDPD Y8, Y4, Y4
+	ADDQ R10, BX
+	INCQ DX
+	CMPQ DX, R12
+	JLT  sq16c
+	VMOVUPD Y0, (DI)(AX*8)
+	VMOVUPD Y2, 32(DI)(AX*8)
+	VMOVUPD Y3, 64(DI)(AX*8)
+	VMOVUPD Y4, 96(DI)(AX*8)
+	ADDQ $16, AX
+	JMP  sq16
+
+sq4:
+	CMPQ AX, CX
+	JGE  sqdone
+	VXORPD Y0, Y0, Y0            // +0
+	LEAQ (SI)(AX*8), BX
+	XORQ DX, DX
+
+sq4c:
+	VBROADCASTSD (R11)(DX*8), Y1
+	VSUBPD (BX), Y1, Y2          // e = x_c − sv[c·ns + s]
 	VMULPD Y2, Y2, Y2
 	VADDPD Y2, Y0, Y0
 	ADDQ R10, BX
 	INCQ DX
 	CMPQ DX, R12
-	JLT  sqc
+	JLT  sq4c
 	VMOVUPD Y0, (DI)(AX*8)
 	ADDQ $4, AX
-	JMP  sqj
+	JMP  sq4
 
 sqdone:
 	VZEROUPPER

@@ -9,8 +9,8 @@ import (
 
 // TestVecMatchesGo checks that the vector loops (vec_amd64.s, where the
 // processor has AVX2) give the Go loops' results bit for bit, on every
-// length from 0 to 13 (whole blocks of four and every tail) and widths 1
-// to 10, with ±0 and wide magnitudes among the values.
+// length from 0 to 37 (passes of sixteen, whole blocks of four and every
+// tail) and widths 1 to 10, with ±0 and wide magnitudes among the values.
 func TestVecMatchesGo(t *testing.T) {
 	if !vector {
 		t.Skip("no vector loops on this processor: only the Go loops run")
@@ -42,7 +42,7 @@ func TestVecMatchesGo(t *testing.T) {
 			}
 		}
 	}
-	for m := range 14 {
+	for m := range 38 {
 		for p := 1; p <= 10; p++ {
 			n := m + r.IntN(3) // rows per column ≥ the outputs
 			xt, x := fill(n*p), fill(p)
