@@ -53,14 +53,20 @@ func (s Scaling) factor(sh Shape) float64 {
 // pipeline's fit (training plus predicting the test set) costs its
 // learner's law, scaled by the learner's Scaling of the fit's Shape, plus
 // its strategy's law; each job also pays Job once (drawing the train and
-// test sets). Costs ignore n_test (meant for n_test ≈ 1000) and how hard
-// the target is to fit, which moves a learner's cost by about ±20%
-// between the paper's models at equal shape.
+// test sets). A forest's trees and boosting's rounds scale its cost
+// (Linear); other settings, n_test (meant for n_test ≈ 1000) and how hard
+// the target is to fit are ignored (the last moves a learner's cost by
+// about ±20% between the paper's models at equal shape).
 type CostModel struct {
 	Learners   map[string]PowerLaw // per learner family (learn.Tree, ...), at D = RefWidth and nothing missing
 	Scalings   map[string]Scaling  // per learner family; absent means no scaling (factor 1)
 	Strategies map[string]PowerLaw // extra cost per strategy (e.g. Gaussian EM); absent means 0
-	Fallback   PowerLaw            // for learners missing from Learners
+	// Linear names, per learner family, the setting a fit's cost is
+	// proportional to (the forest's trees, boosting's rounds): the laws
+	// are stated at the setting's default, and a pipeline that sets it
+	// pays in proportion. Absent means the settings are ignored.
+	Linear   map[string]string
+	Fallback PowerLaw // for learners missing from Learners
 	// ExternalLearner and ExternalImputer are the cost of one call of an
 	// external method (docs/METHODS.md), which misslab cannot know: a
 	// guess from the shipped scikit-learn and R methods (see
@@ -127,6 +133,7 @@ func DefaultCostModel() CostModel {
 		Strategies: map[string]PowerLaw{
 			learn.Gaussian: {0.0011, 1},
 		},
+		Linear:   map[string]string{learn.Forest: "trees", learn.Boost: "rounds"},
 		Fallback: PowerLaw{0.1, 1.1},
 		// examples/byom.hcl on the same machine: scikit-learn's HGB 0.37 s
 		// and R's rpart 0.06 s per fit + predict, KNNImputer 0.1 s and
@@ -157,7 +164,27 @@ func (c CostModel) FitSeconds(pipeline Pipeline, sh Shape) float64 {
 	if spec.LearnerMethod.External() {
 		scale = Scaling{}
 	}
-	return law.At(sh.N)*scale.factor(sh) + imp.At(sh.N)
+	return law.At(sh.N)*scale.factor(sh)*c.work(pipeline) + imp.At(sh.N)
+}
+
+// work returns the pipeline's value of its family's Linear setting over
+// that setting's default: 1 when the family has none or the pipeline's
+// learner is external.
+func (c CostModel) work(p Pipeline) float64 {
+	key, ok := c.Linear[p.Learner()]
+	if !ok || p.Spec().LearnerMethod.External() {
+		return 1
+	}
+	params, err := learn.ParamsOf(p.Learner())
+	if err != nil {
+		return 1
+	}
+	for _, q := range params {
+		if v, set := p.Resolved()[key]; q.Key == key && set && q.Default > 0 {
+			return v / q.Default
+		}
+	}
+	return 1
 }
 
 func (c CostModel) cores() int { return max(c.Cores, 1) }

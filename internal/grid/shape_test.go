@@ -36,6 +36,32 @@ func TestFitSecondsScaling(t *testing.T) {
 	}
 }
 
+// TestFitSecondsWork: a forest's and a boosting run's cost is
+// proportional to their trees and rounds, relative to the defaults the
+// laws are stated at; other settings and families are not scaled.
+func TestFitSecondsWork(t *testing.T) {
+	c := DefaultCostModel()
+	sh := Shape{N: 1000, D: 10}
+	cases := []struct {
+		pipeline string
+		settings map[string]float64
+		want     float64 // times the pipeline's cost at its defaults
+	}{
+		{"forest/mean", map[string]float64{"trees": 100}, 0.2},
+		{"forest/mia", map[string]float64{"trees": 1000, "mtry": 2}, 2},
+		{"boost/mean", map[string]float64{"rounds": 50}, 0.1},
+		{"boost/mean", map[string]float64{"eta": 0.1}, 1},
+		{"tree/mean", map[string]float64{"minbucket": 5}, 1},
+	}
+	for _, tc := range cases {
+		def := c.FitSeconds(MustPipeline(tc.pipeline, nil), sh)
+		got := c.FitSeconds(MustPipeline(tc.pipeline, tc.settings), sh)
+		if math.Abs(got/def-tc.want) > 1e-12 {
+			t.Errorf("%s %v: %v s, %v times the default's %v s, want %v times", tc.pipeline, tc.settings, got, got/def, def, tc.want)
+		}
+	}
+}
+
 // TestFitShape: a simulated scenario's width and missing fraction, with
 // one indicator per maskable column under "+mask".
 func TestFitShape(t *testing.T) {
