@@ -53,7 +53,7 @@ func TestSameTreeAsTreePackage(t *testing.T) {
 				}
 				p := RangerDefaults()
 				p.Strategy, p.MinNodeSize, p.MaxDepth, p.Mtry = tc.strategy, tc.minNode, tc.maxDepth, quadD
-				rows := p.bootstrap(tc.n, rng)
+				rows := p.bootstrap(tc.n, draw{rand.NewPCG(uint64(rep), 43)})
 				if err := sameTree(X, q.y, rows, p); err != nil {
 					t.Fatalf("rep %d: %v", rep, err)
 				}
@@ -70,7 +70,7 @@ func sameTree(X *mat.Dense, y []float64, rows []int, p Params) error {
 		return err
 	}
 	g := newGrower(newData(X, y), p)
-	nodes := g.growTree(rows, rand.New(rand.NewPCG(0, 0)))
+	nodes := g.growTree(rows, draw{rand.NewPCG(0, 0)})
 	f := &Model{trees: [][]node{nodes}, d: p.Mtry, strategy: p.Strategy, threads: 1}
 	in := mat.NewDense(len(rows), p.Mtry, nil)
 	for k, r := range rows {

@@ -88,13 +88,12 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 		var rows []int // the worker's bootstrap buffer, reused tree after tree
 		var arena []node
 		left := p.NumTrees // an upper bound on the trees this worker still grows
-		src := new(rand.PCG)
-		r := rand.New(src) // a Rand keeps no state of its own: reseeding src restarts it
+		r := draw{new(rand.PCG)}
 		return func(i int) error {
 			if err := ctx.Err(); err != nil {
 				return fmt.Errorf("forest: fit interrupted before tree %d: %w", i, err)
 			}
-			src.Seed(seeds[i][0], seeds[i][1]) // as rand.NewPCG(seeds[i][0], seeds[i][1])
+			r.src.Seed(seeds[i][0], seeds[i][1]) // as rand.NewPCG(seeds[i][0], seeds[i][1])
 			rows = p.bootstrapInto(rows, n, r)
 			var grown int
 			trees[i], arena, grown = keepTree(arena, g.growTree(rows, r), left)
@@ -139,18 +138,18 @@ func keepTree(arena, t []node, left int) (kept, rest []node, grown int) {
 // bootstrap draws the in-bag rows of one tree: p.inBag(n) uniform draws
 // with replacement, or as many distinct rows by a partial Fisher–Yates
 // shuffle without.
-func (p Params) bootstrap(n int, r *rand.Rand) []int {
+func (p Params) bootstrap(n int, r draw) []int {
 	return p.bootstrapInto(nil, n, r)
 }
 
 // bootstrapInto is bootstrap drawing into buf's storage when it is large
 // enough (the same draws from r); it returns the rows.
-func (p Params) bootstrapInto(buf []int, n int, r *rand.Rand) []int {
+func (p Params) bootstrapInto(buf []int, n int, r draw) []int {
 	m := p.inBag(n)
 	if p.Replace {
 		rows := sized(buf, m)
 		for k := range rows {
-			rows[k] = r.IntN(n)
+			rows[k] = r.intN(n)
 		}
 		return rows
 	}
@@ -159,7 +158,7 @@ func (p Params) bootstrapInto(buf []int, n int, r *rand.Rand) []int {
 		perm[k] = k
 	}
 	for k := range m {
-		j := k + r.IntN(n-k)
+		j := k + r.intN(n-k)
 		perm[k], perm[j] = perm[j], perm[k]
 	}
 	return perm[:m]

@@ -65,7 +65,7 @@ func TestMtryDefault(t *testing.T) {
 // ⌊n·fraction⌋ distinct rows.
 func TestBootstrap(t *testing.T) {
 	const n, trees = 1000, 200
-	r := rand.New(rand.NewPCG(3, 3))
+	r := draw{rand.NewPCG(3, 3)}
 	p := RangerDefaults()
 	var covered float64
 	for range trees {
@@ -404,6 +404,24 @@ func TestTinyAndDegenerate(t *testing.T) {
 		p.Strategy = tree.NoMissing
 		if _, err := Fit(context.Background(), X, y, p, rand.New(rand.NewPCG(1, 1))); err != nil && !errors.Is(err, learnerr.ErrInput) {
 			t.Fatalf("rep %d: complete-data fit: %v", rep, err)
+		}
+	}
+}
+
+// TestDrawIntN checks that draw.intN gives rand.Rand.IntN's values from
+// the same source, consuming as many draws, for bounds small and large,
+// powers of two, and bounds whose rejection region is large (near 2⁶³).
+func TestDrawIntN(t *testing.T) {
+	for _, n := range []int{1, 2, 3, 7, 8, 9, 1000, 1 << 20, 1<<30 - 1, 1<<62 + 1, 3 << 61} {
+		a, b := rand.NewPCG(uint64(n), 5), rand.NewPCG(uint64(n), 5)
+		r, d := rand.New(a), draw{b}
+		for k := range 2000 {
+			if got, want := d.intN(n), r.IntN(n); got != want {
+				t.Fatalf("n = %d, draw %d: intN %d, IntN %d", n, k, got, want)
+			}
+		}
+		if a.Uint64() != b.Uint64() {
+			t.Fatalf("n = %d: the sources drifted apart (a different number of draws)", n)
 		}
 	}
 }

@@ -1,9 +1,6 @@
 package forest
 
-import (
-	"math"
-	"math/rand/v2"
-)
+import "math"
 
 // split is a candidate split: observed rows with x ≤ thr go to child 0
 // (ranger's rule, also at prediction), the others to child 1, NA rows to
@@ -32,7 +29,7 @@ type grower struct {
 	*data
 	mtry, minNode, maxDepth int
 	mia                     bool
-	rng                     *rand.Rand
+	rng                     draw
 
 	wc    []weight     // each row's in-bag multiplicity and weighted target
 	idx   [][]entry    // idx[j][pos]: in-bag rows by ascending col[j]; a node owns [lo, hi) in every column
@@ -62,7 +59,7 @@ func newGrower(dt *data, p Params) *grower {
 // growTree grows one tree on the in-bag rows (repeats allowed), drawing
 // the candidate columns from rng, and returns its nodes, root first, in
 // the grower's scratch space: valid until the next call.
-func (g *grower) growTree(rows []int, rng *rand.Rand) []node {
+func (g *grower) growTree(rows []int, rng draw) []node {
 	g.rng = rng
 	clear(g.wc)
 	for _, r := range rows {
@@ -219,7 +216,7 @@ func (g *grower) candidates() []int {
 		g.feats = append(g.feats, j)
 	}
 	for i := range min(g.mtry, g.d-1) {
-		k := i + g.rng.IntN(g.d-i)
+		k := i + g.rng.intN(g.d-i)
 		g.feats[i], g.feats[k] = g.feats[k], g.feats[i]
 	}
 	return g.feats[:g.mtry]
