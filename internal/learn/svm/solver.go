@@ -306,7 +306,13 @@ func (s *solver) candidates(gmax float64) (gmax2 float64, nc int) {
 	n := s.active
 	g, lowSign := s.g[:n], s.lowSign[:n]
 	cand, gain := s.cand[:n+1], s.gain[:n+1]
-	for t, sg := range lowSign {
+	lanes := [4]float64{gmax2, gmax2, gmax2, gmax2}
+	done, nc := candVec(lowSign, g, gmax, cand, gain, &lanes)
+	for _, v := range lanes { // the sign of a zero maximum may differ: gmax2 only enters gmax + gmax2 < eps
+		gmax2 = max2(gmax2, v)
+	}
+	for t := done; t < n; t++ {
+		sg := lowSign[t]
 		v := sg * g[t]
 		gmax2 = max2(gmax2, v)
 		gradDiff := gmax + v

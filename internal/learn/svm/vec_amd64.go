@@ -96,3 +96,32 @@ func scaleVec(v []float64, a float64) int {
 	}
 	return scaleBlocks(v, a)
 }
+
+//go:noescape
+func candBlocks(lowSign, g []float64, gmax float64, cand []int32, gain []float64, lanes *[4]float64) int
+
+// candPerm[m] are VPERMPS indices packing the float64 lanes set in mask m
+// to the front, in lane order; candOff[m] are those lanes' numbers.
+var candPerm, candOff = func() (perm [16][8]int32, off [16][4]int32) {
+	for m := range 16 {
+		s := 0
+		for lane := range int32(4) {
+			if m>>lane&1 == 1 {
+				perm[m][2*s], perm[m][2*s+1], off[m][s] = 2*lane, 2*lane+1, lane
+				s++
+			}
+		}
+	}
+	return perm, off
+}()
+
+// candVec is the solver's candidate scan on lowSign's whole blocks of
+// four (g as long; cand and gain at least as long plus one), each lane's
+// running maximum of lowSign[t]·g[t] left in lanes; it returns the blocks'
+// length and the candidates stored.
+func candVec(lowSign, g []float64, gmax float64, cand []int32, gain []float64, lanes *[4]float64) (done, nc int) {
+	if !vector || len(g) < len(lowSign) || len(cand) <= len(lowSign) || len(gain) <= len(lowSign) {
+		return 0, 0
+	}
+	return len(lowSign) &^ 3, candBlocks(lowSign, g, gmax, cand, gain, lanes)
+}

@@ -289,3 +289,58 @@ scdone:
 	VZEROUPPER
 	MOVQ CX, ret+32(FP)
 	RET
+
+// func candBlocks(lowSign, g []float64, gmax float64, cand []int32, gain []float64, lanes *[4]float64) int
+// The solver's candidate scan on whole blocks of four: v = lowSign[t]·g[t]
+// (each lane's running maximum kept in lanes by v ≥ max), gradDiff =
+// gmax + v, and the t with gradDiff > 0 and their gradDiff packed, in
+// increasing t, into cand and gain (four stores per block, the count
+// advanced by the block's passes). Returns the count.
+TEXT ·candBlocks(SB), NOSPLIT, $0-120
+	MOVQ lowSign_base+0(FP), SI
+	MOVQ lowSign_len+8(FP), CX
+	ANDQ $-4, CX
+	MOVQ g_base+24(FP), DI
+	VBROADCASTSD gmax+48(FP), Y15
+	MOVQ cand_base+56(FP), R8
+	MOVQ gain_base+80(FP), R9
+	MOVQ lanes+104(FP), R10
+	VMOVUPD (R10), Y14           // lanes' running maxima
+	LEAQ ·candPerm(SB), R11
+	LEAQ ·candOff(SB), R12
+	VXORPD Y13, Y13, Y13
+	XORQ AX, AX                  // t
+	XORQ BX, BX                  // count
+
+candloop:
+	CMPQ AX, CX
+	JGE  canddone
+	VMOVUPD (SI)(AX*8), Y0
+	VMULPD (DI)(AX*8), Y0, Y0    // v = lowSign[t]·g[t]
+	VCMPPD $0x1d, Y14, Y0, Y1    // v ≥ max, ordered (NaN never)
+	VBLENDVPD Y1, Y0, Y14, Y14
+	VADDPD Y15, Y0, Y2           // gradDiff = gmax + v
+	VCMPPD $0x1e, Y13, Y2, Y3    // gradDiff > 0, ordered
+	VMOVMSKPD Y3, DX
+	MOVQ DX, R13
+	SHLQ $5, R13
+	VMOVDQU (R11)(R13*1), Y4
+	VPERMPS Y2, Y4, Y5           // the passing gradDiff, packed
+	VMOVUPD Y5, (R9)(BX*8)
+	MOVQ DX, R13
+	SHLQ $4, R13
+	VMOVDQU (R12)(R13*1), X6     // their lanes
+	VMOVD AX, X7
+	VPBROADCASTD X7, X7
+	VPADDD X7, X6, X6            // their t
+	VMOVDQU X6, (R8)(BX*4)
+	POPCNTQ DX, DX
+	ADDQ DX, BX
+	ADDQ $4, AX
+	JMP  candloop
+
+canddone:
+	VMOVUPD Y14, (R10)
+	VZEROUPPER
+	MOVQ BX, ret+112(FP)
+	RET

@@ -11,3 +11,5 @@ func kernelArgVec([]float64, []float64, float64, float64) int { return 0 }
 func toFloat32Vec([]float32, []float64) int                   { return 0 }
 func sqDistsVec([]float64, []float64, int, []float64) int     { return 0 }
 func scaleVec([]float64, float64) int                         { return 0 }
+
+func candVec([]float64, []float64, float64, []int32, []float64, *[4]float64) (int, int) { return 0, 0 }
