@@ -1,7 +1,8 @@
 package svm
 
-// The loops over kernel rows and support vectors: each is written here in
-// Go and, on amd64 with AVX2, in assembly over four elements at a time
+// The loops over kernel rows and support vectors (and, in solver.go, the
+// working-set selection's candidate scan): each is written in Go and, on
+// amd64 with AVX2, in assembly over four elements at a time
 // (vec_amd64.s). Both perform the same floating-point operations in the
 // same order on every element (no fused multiply-add, no reassociation),
 // so results are bit-identical whichever runs; TestVecMatchesGo checks
