@@ -179,8 +179,9 @@ func (c CostModel) work(p Pipeline) float64 {
 	if err != nil {
 		return 1
 	}
+	v, set := p.Resolved()[key]
 	for _, q := range params {
-		if v, set := p.Resolved()[key]; q.Key == key && set && q.Default > 0 {
+		if q.Key == key && set && q.Default > 0 {
 			return v / q.Default
 		}
 	}
