@@ -169,16 +169,7 @@ func (s *solver) step(i, j int) {
 	s.updateStatus(i)
 	s.updateStatus(j)
 	// The states are final, so the next selectI is done on the fly.
-	g, upSign := s.g[:s.active], s.upSign[:s.active]
-	idx, fs = idx[:len(g)], fs[:len(g)]
-	gmax, next := math.Inf(-1), -1
-	for t, r := range idx {
-		gt := g[t] + fs[t]*(float64(float64(ri[r])*dI)+float64(float64(rj[r])*dJ))
-		g[t] = gt
-		if v := upSign[t] * gt; v >= gmax {
-			gmax, next = v, t
-		}
-	}
+	gmax, next := gradUpdate(s.g[:s.active], s.upSign, fs, idx, ri, rj, dI, dJ)
 	s.nextI, s.nextGmax, s.nextValid = next, gmax, true
 	if upI != (s.status[i] == atUpper) {
 		s.moveGbar(i, upI)

@@ -1,5 +1,7 @@
 package svm
 
+import "math"
+
 // The loops over kernel rows and support vectors (and, in solver.go, the
 // working-set selection's candidate scan): each is written in Go and, on
 // amd64 with AVX2, in assembly over four elements at a time
@@ -115,4 +117,49 @@ func scale(v []float64, a float64) {
 	for i := scaleVec(v, a); i < len(v); i++ {
 		v[i] = a * v[i]
 	}
+}
+
+// gradUpdate is the solver's gradient update after a step on (i, j):
+// g[t] += fs[t]·(ri[idx[t]]·dI + rj[idx[t]]·dJ), each product and sum
+// rounded in that order, for every t < len(g), fused with the next
+// maximal-violating choice: it returns max_t upSign[t]·g[t] and the last
+// t reaching it (−∞ and −1 when every product is NaN).
+func gradUpdate(g, upSign, fs []float64, idx []int, ri, rj []float32, dI, dJ float64) (gmax float64, next int) {
+	upSign, fs, idx = upSign[:len(g)], fs[:len(g)], idx[:len(g)]
+	var l gradLanes
+	for k := range l.val {
+		l.val[k], l.idx[k] = math.Inf(-1), -1
+	}
+	t := gradVec(g, upSign, fs, idx, ri, rj, dI, dJ, &l)
+	gmax, next = l.reduce()
+	for ; t < len(g); t++ {
+		r := idx[t]
+		gt := g[t] + fs[t]*(float64(float64(ri[r])*dI)+float64(float64(rj[r])*dJ))
+		g[t] = gt
+		if v := upSign[t] * gt; v >= gmax {
+			gmax, next = v, t
+		}
+	}
+	return gmax, next
+}
+
+// gradLanes is the running choice of gradUpdate's vector loop in each of
+// its four lanes (lane k sees t ≡ k mod 4): the largest product and the
+// last t reaching it.
+type gradLanes struct {
+	val [4]float64
+	idx [4]int64
+}
+
+// reduce returns the lanes' joint choice, the one a sequential scan
+// would make: the largest value and, among the lanes holding it, the
+// last t (whose value then carries the sign a zero maximum has there).
+func (l *gradLanes) reduce() (float64, int) {
+	best, at := math.Inf(-1), int64(-1)
+	for k, v := range l.val {
+		if v > best || (v == best && l.idx[k] > at) {
+			best, at = v, l.idx[k]
+		}
+	}
+	return best, int(at)
 }

@@ -125,3 +125,19 @@ func candVec(lowSign, g []float64, gmax float64, cand []int32, gain []float64, l
 	}
 	return len(lowSign) &^ 3, candBlocks(lowSign, g, gmax, cand, gain, lanes)
 }
+
+//go:noescape
+func gradBlocks(g, upSign, fs []float64, idx []int, ri, rj []float32, dI, dJ float64, l *gradLanes) int
+
+// gradVec is gradUpdate's loop on g's whole blocks of four, each lane's
+// choice left in l; upSign, fs and idx have g's length and idx's values
+// index ri and rj.
+func gradVec(g, upSign, fs []float64, idx []int, ri, rj []float32, dI, dJ float64, l *gradLanes) int {
+	if !vector {
+		return 0
+	}
+	return gradBlocks(g, upSign, fs, idx, ri, rj, dI, dJ, l)
+}
+
+// laneConsts are gradBlocks's lane indices 0, 1, 2, 3 and their step 4.
+var laneConsts = [2][4]int64{{0, 1, 2, 3}, {4, 4, 4, 4}}

@@ -344,3 +344,65 @@ canddone:
 	VZEROUPPER
 	MOVQ BX, ret+112(FP)
 	RET
+
+// func gradBlocks(g, upSign, fs []float64, idx []int, ri, rj []float32, dI, dJ float64, l *gradLanes) int
+// The solver's gradient update on whole blocks of four, the kernel rows
+// read through idx by scalar loads (gathers cost more here), each lane
+// keeping the largest upSign[t]·g[t] and the last t reaching it.
+TEXT ·gradBlocks(SB), NOSPLIT, $0-176
+	MOVQ g_base+0(FP), DI
+	MOVQ g_len+8(FP), CX
+	ANDQ $-4, CX
+	MOVQ upSign_base+24(FP), SI
+	MOVQ fs_base+48(FP), R8
+	MOVQ idx_base+72(FP), R9
+	MOVQ ri_base+96(FP), R10
+	MOVQ rj_base+120(FP), R11
+	VBROADCASTSD dI+144(FP), Y14
+	VBROADCASTSD dJ+152(FP), Y13
+	MOVQ l+160(FP), R12
+	VMOVUPD 0(R12), Y12          // lanes' largest products
+	VMOVDQU 32(R12), Y11         // and their t
+	LEAQ ·laneConsts(SB), BX
+	VMOVDQU 0(BX), Y10           // t of each lane
+	VMOVDQU 32(BX), Y9           // 4
+	XORQ AX, AX
+
+gradloop:
+	CMPQ AX, CX
+	JGE  graddone
+	MOVQ (R9)(AX*8), BX
+	MOVQ 8(R9)(AX*8), DX
+	MOVQ 16(R9)(AX*8), R13
+	MOVQ 24(R9)(AX*8), R12
+	VMOVSS (R10)(BX*4), X2       // ri[idx[t]], four lanes
+	VINSERTPS $0x10, (R10)(DX*4), X2, X2
+	VINSERTPS $0x20, (R10)(R13*4), X2, X2
+	VINSERTPS $0x30, (R10)(R12*4), X2, X2
+	VMOVSS (R11)(BX*4), X3       // rj[idx[t]]
+	VINSERTPS $0x10, (R11)(DX*4), X3, X3
+	VINSERTPS $0x20, (R11)(R13*4), X3, X3
+	VINSERTPS $0x30, (R11)(R12*4), X3, X3
+	VCVTPS2PD X2, Y2
+	VCVTPS2PD X3, Y3
+	VMULPD Y14, Y2, Y2           // ri·dI
+	VMULPD Y13, Y3, Y3           // rj·dJ
+	VADDPD Y3, Y2, Y2
+	VMULPD (R8)(AX*8), Y2, Y2    // fs[t]·(…)
+	VADDPD (DI)(AX*8), Y2, Y2    // g[t] + …
+	VMOVUPD Y2, (DI)(AX*8)
+	VMULPD (SI)(AX*8), Y2, Y2    // v = upSign[t]·g[t]
+	VCMPPD $0x1d, Y12, Y2, Y4    // v ≥ lane's largest, ordered (NaN never)
+	VBLENDVPD Y4, Y2, Y12, Y12
+	VBLENDVPD Y4, Y10, Y11, Y11
+	VPADDQ Y9, Y10, Y10
+	ADDQ $4, AX
+	JMP  gradloop
+
+graddone:
+	MOVQ l+160(FP), R12
+	VMOVUPD Y12, 0(R12)
+	VMOVDQU Y11, 32(R12)
+	VZEROUPPER
+	MOVQ CX, ret+168(FP)
+	RET

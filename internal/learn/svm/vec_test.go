@@ -149,3 +149,52 @@ func TestCandidatesMatchGo(t *testing.T) {
 		}
 	}
 }
+
+// TestGradUpdateMatchesGo checks the solver's gradient update (vector
+// where available) against the plain loop it replaces: the same gradients
+// bit for bit and the same choice (the largest upSign·G, the last t
+// reaching it), on lengths 0 to 37, with NaN off I_up, ties (repeated
+// products, ±0) and kernel rows read through a shuffled index.
+func TestGradUpdateMatchesGo(t *testing.T) {
+	r := rand.New(rand.NewPCG(14, 15))
+	for n := range 38 {
+		for range 20 {
+			rows := n + 3
+			ri, rj := make([]float32, rows), make([]float32, rows)
+			for k := range ri {
+				ri[k], rj[k] = float32(r.NormFloat64()), float32(r.NormFloat64())
+			}
+			g, up, fs, idx := make([]float64, n), make([]float64, n), make([]float64, n), make([]int, n)
+			for k := range g {
+				g[k], idx[k] = r.NormFloat64(), r.IntN(rows)
+				up[k] = []float64{1, -1, math.NaN()}[r.IntN(3)]
+				fs[k] = []float64{1, -1}[r.IntN(2)]
+				if r.IntN(4) == 0 { // ties: a product repeated, or zero
+					g[k], idx[k], up[k], fs[k] = 0, 0, 1, 1
+				}
+			}
+			dI, dJ := r.NormFloat64(), r.NormFloat64()
+			if r.IntN(3) == 0 {
+				dI, dJ = 0, 0 // every gradient unchanged: exact ties, ±0 products
+			}
+			want := slices.Clone(g)
+			wantMax, wantNext := math.Inf(-1), -1
+			for k, row := range idx {
+				gt := want[k] + fs[k]*(float64(float64(ri[row])*dI)+float64(float64(rj[row])*dJ))
+				want[k] = gt
+				if v := up[k] * gt; v >= wantMax {
+					wantMax, wantNext = v, k
+				}
+			}
+			gmax, next := gradUpdate(g, up, fs, idx, ri, rj, dI, dJ)
+			for k := range g {
+				if math.Float64bits(g[k]) != math.Float64bits(want[k]) {
+					t.Fatalf("n = %d: g[%d] = %v, want %v", n, k, g[k], want[k])
+				}
+			}
+			if next != wantNext || math.Float64bits(gmax) != math.Float64bits(wantMax) {
+				t.Fatalf("n = %d: choice (%v, %d), want (%v, %d)", n, gmax, next, wantMax, wantNext)
+			}
+		}
+	}
+}
