@@ -94,9 +94,9 @@ type CostModel struct {
 // pipelines (experiment's BenchmarkFigure3Rep, per-family -s/op: d = 9,
 // 12 with the 3 mask columns, 6.7% of the cells missing): tree 0.9 ms,
 // ctree 1.3 ms, forest (500 trees) 0.098 s, boost (500 rounds) 0.054 s,
-// svm 10.7 ms (14.8 ms before the AVX2 loops of issue 14's fifth round,
+// svm 9.1 ms (14.8 ms before the AVX2 loops of issue 14's fifth round,
 // which took the SVM family's share of a repetition from 0.130 to
-// 0.094 s on one machine, a ratio of 0.725), knn 2.9 ms; they are within 10% of BenchmarkShape's
+// 0.080 s on one machine, a ratio of 0.615), knn 2.9 ms; they are within 10% of BenchmarkShape's
 // complete d = 10 linear design (forest 0.095 s, boost 0.047 s, knn 2.5
 // ms, ctree 1.1 ms; the tree there is CART on mean-imputed data only).
 // Also: linear 0.4 ms, Gaussian EM imputation 1.1 ms, sim.Generate 0.5
@@ -116,7 +116,7 @@ func DefaultCostModel() CostModel {
 			learn.CTree:  {0.00116, 1.05},
 			learn.Forest: {0.093, 1.1},
 			learn.Boost:  {0.0486, 0.96},
-			learn.SVM:    {0.0097, 2.1},
+			learn.SVM:    {0.0082, 2.1},
 			learn.KNN:    {0.00277, 1},
 			learn.LinReg: {0.0004, 1},
 			learn.Bayes:  {0.0002, 0},
