@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -292,8 +293,10 @@ func writeRandomFile(t testing.TB, path string, size int64) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// watchHeap samples the heap in use every 10 ms until the returned
-// function is called, which returns the largest sample.
+// watchHeap samples the heap in use (MemStats.HeapInuse, read through
+// runtime/metrics, which does not stop the world as ReadMemStats does)
+// every 10 ms until the returned function is called, which returns the
+// largest sample.
 func watchHeap(t testing.TB) func() uint64 {
 	runtime.GC()
 	stop, done := make(chan struct{}), make(chan uint64)
@@ -301,10 +304,10 @@ func watchHeap(t testing.TB) func() uint64 {
 		var peak uint64
 		tick := time.NewTicker(10 * time.Millisecond)
 		defer tick.Stop()
+		s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"}}
 		for {
-			var ms runtime.MemStats
-			runtime.ReadMemStats(&ms)
-			peak = max(peak, ms.HeapInuse)
+			metrics.Read(s)
+			peak = max(peak, s[0].Value.Uint64()+s[1].Value.Uint64())
 			select {
 			case <-stop:
 				done <- peak
