@@ -9,7 +9,8 @@ import "math"
 // same order on every element (no fused multiply-add, no reassociation),
 // so results are bit-identical whichever runs; TestVecMatchesGo checks
 // it. The *Vec functions handle a prefix of their slices (whole blocks of
-// four) and return its length, 0 where there is no vector version.
+// four, or sixteen) and return its length, 0 where there is no vector
+// version.
 
 // expAll replaces every v[i] by exp(v[i]).
 func expAll(v []float64) {

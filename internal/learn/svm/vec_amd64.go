@@ -53,7 +53,7 @@ func expVec(v []float64) int {
 	return expBlocks(v, &expConsts)
 }
 
-// dotsVec is dots on d's whole blocks of four; xt must hold len(x)
+// dotsVec is dots on d's whole blocks of sixteen; xt must hold len(x)
 // columns of n ≥ len(d) rows.
 func dotsVec(d, xt []float64, n int, x []float64) int {
 	if !vector || len(x) == 0 || len(xt) < (len(x)-1)*n+len(d) {
@@ -80,7 +80,7 @@ func toFloat32Vec(out []float32, d []float64) int {
 	return toFloat32Blocks(out, d)
 }
 
-// sqDistsVec is sqDists on d2's whole blocks of four; sv must hold
+// sqDistsVec is sqDists on d2's whole blocks of sixteen; sv must hold
 // len(x) columns of ns ≥ len(d2) rows.
 func sqDistsVec(d2, sv []float64, ns int, x []float64) int {
 	if !vector || len(x) == 0 || len(sv) < (len(x)-1)*ns+len(d2) {

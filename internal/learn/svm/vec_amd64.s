@@ -3,7 +3,8 @@
 #include "textflag.h"
 
 // The AVX2 loops of vec_amd64.go. Each processes whole blocks of four
-// float64 and returns how many elements it processed; every lane goes
+// float64 (sixteen for dotsBlocks and sqDistsBlocks) and returns how many
+// elements it processed; every lane goes
 // through exactly the operations of the Go loop it replaces, in the same
 // order (separate multiplies and adds, never fused).
 
@@ -74,14 +75,12 @@ expdone:
 	RET
 
 // func dotsBlocks(d, xt []float64, n int, x []float64) int
-// Four blocks (16 outputs) per pass over the columns while they last, so
-// that four independent chains of additions overlap, then one block.
+// Sixteen outputs per pass over the columns, so that four independent
+// chains of additions overlap; the Go loop does the last len(d) mod 16.
 TEXT ·dotsBlocks(SB), NOSPLIT, $0-88
 	MOVQ d_base+0(FP), DI
 	MOVQ d_len+8(FP), CX
-	ANDQ $-4, CX
-	MOVQ CX, R13
-	ANDQ $-16, R13
+	ANDQ $-16, CX
 	MOVQ xt_base+24(FP), SI
 	MOVQ n+48(FP), R10
 	SHLQ $3, R10
@@ -90,8 +89,8 @@ TEXT ·dotsBlocks(SB), NOSPLIT, $0-88
 	XORQ AX, AX
 
 dots16:
-	CMPQ AX, R13
-	JGE  dots4
+	CMPQ AX, CX
+	JGE  dotsdone
 	VXORPD Y0, Y0, Y0            // +0
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
@@ -119,25 +118,6 @@ dots16c:
 	VMOVUPD Y4, 96(DI)(AX*8)
 	ADDQ $16, AX
 	JMP  dots16
-
-dots4:
-	CMPQ AX, CX
-	JGE  dotsdone
-	VXORPD Y0, Y0, Y0            // +0
-	LEAQ (SI)(AX*8), BX
-	XORQ DX, DX
-
-dots4c:
-	VBROADCASTSD (R11)(DX*8), Y1
-	VMULPD (BX), Y1, Y1
-	VADDPD Y1, Y0, Y0
-	ADDQ R10, BX
-	INCQ DX
-	CMPQ DX, R12
-	JLT  dots4c
-	VMOVUPD Y0, (DI)(AX*8)
-	ADDQ $4, AX
-	JMP  dots4
 
 dotsdone:
 	VZEROUPPER
@@ -194,13 +174,11 @@ f32done:
 	RET
 
 // func sqDistsBlocks(d2, sv []float64, ns int, x []float64) int
-// Four blocks per pass while they last, as dotsBlocks.
+// Sixteen outputs per pass, as dotsBlocks.
 TEXT ·sqDistsBlocks(SB), NOSPLIT, $0-88
 	MOVQ d2_base+0(FP), DI
 	MOVQ d2_len+8(FP), CX
-	ANDQ $-4, CX
-	MOVQ CX, R13
-	ANDQ $-16, R13
+	ANDQ $-16, CX
 	MOVQ sv_base+24(FP), SI
 	MOVQ ns+48(FP), R10
 	SHLQ $3, R10
@@ -209,8 +187,8 @@ TEXT ·sqDistsBlocks(SB), NOSPLIT, $0-88
 	XORQ AX, AX
 
 sq16:
-	CMPQ AX, R13
-	JGE  sq4
+	CMPQ AX, CX
+	JGE  sqdone
 	VXORPD Y0, Y0, Y0            // +0
 	VXORPD Y2, Y2, Y2
 	VXORPD Y3, Y3, Y3
@@ -242,26 +220,6 @@ sq16c:
 	VMOVUPD Y4, 96(DI)(AX*8)
 	ADDQ $16, AX
 	JMP  sq16
-
-sq4:
-	CMPQ AX, CX
-	JGE  sqdone
-	VXORPD Y0, Y0, Y0            // +0
-	LEAQ (SI)(AX*8), BX
-	XORQ DX, DX
-
-sq4c:
-	VBROADCASTSD (R11)(DX*8), Y1
-	VSUBPD (BX), Y1, Y2          // e = x_c − sv[c·ns + s]
-	VMULPD Y2, Y2, Y2
-	VADDPD Y2, Y0, Y0
-	ADDQ R10, BX
-	INCQ DX
-	CMPQ DX, R12
-	JLT  sq4c
-	VMOVUPD Y0, (DI)(AX*8)
-	ADDQ $4, AX
-	JMP  sq4
 
 sqdone:
 	VZEROUPPER
