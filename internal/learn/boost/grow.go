@@ -1,5 +1,7 @@
 package boost
 
+import "github.com/misslab/misslab/internal/learn/internal/sides"
+
 // grower builds one tree per round with XGBoost's colmaker semantics.
 // Each column's observed entries are kept sorted by value and partitioned
 // into contiguous per-node segments, so finding a node's splits scans only
@@ -43,7 +45,7 @@ type active struct {
 func newGrower(ds *dataset, p Params) *grower {
 	g := &grower{ds: ds, sc: newScorer(p, ds.n), p: p, eta: float32(p.Eta),
 		grad: make([]float32, ds.n), grad64: make([]float64, ds.n), cols: make([][]entry, ds.d),
-		rows: make([]int32, ds.n), left: make([]uint8, ds.n), final: make([]int32, ds.n),
+		rows: make([]int32, ds.n), left: sides.Make(ds.n), final: make([]int32, ds.n),
 		tmpE: make([]entry, ds.n), tmpR: make([]int32, ds.n)}
 	for f, c := range ds.cols {
 		g.cols[f] = make([]entry, len(c))
@@ -218,11 +220,28 @@ func b2u(b bool) uint8 {
 // partitionEntries stably partitions the entries of src into dst (of the
 // same length; dst may be src itself), those of left-going rows
 // (left[row] = 1) first, using tmp (len(tmp) ≥ len(src)), and returns
-// their number. It stays out of line so that its counters are kept in
-// registers rather than spilled around the caller's loop.
+// their number. From splitMin entries it leaves the work to sides.Split
+// (the right-going rows to tmp, the left-going straight to dst); below,
+// or where Split has no vector kernel, a Go loop kept out of line so
+// that its counters stay in registers.
+func partitionEntries(dst, src, tmp []entry, left []uint8) int32 {
+	if sides.Vector && len(src) >= splitMin {
+		nr := sides.Split(entryWords(src), left, rowShift, entryWords(tmp), entryWords(dst))
+		nl := len(src) - nr
+		copy(dst[nl:], tmp[:nr])
+		return int32(nl)
+	}
+	return partitionEntriesGo(dst, src, tmp, left)
+}
+
+// splitMin is the segment size from which partitionEntries calls
+// sides.Split, whose vector kernel takes blocks of eight entries.
+const splitMin = 16
+
+// partitionEntriesGo is partitionEntries's Go loop.
 //
 //go:noinline
-func partitionEntries(dst, src, tmp []entry, left []uint8) int32 {
+func partitionEntriesGo(dst, src, tmp []entry, left []uint8) int32 {
 	dst, tmp = dst[:len(src)], tmp[:len(src)]
 	nl, nr := 0, 0
 	for _, e := range src { // branch-free: both writes, one advance

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"unsafe"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -16,6 +17,27 @@ type entry struct {
 	v   float32
 	row int32
 }
+
+// entryWords returns s's entries as the 64-bit words they are, for
+// sides.Split, which finds each row at rowShift.
+func entryWords(s []entry) []uint64 {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*uint64)(unsafe.Pointer(&s[0])), len(s))
+}
+
+// rowShift is where an entry's row sits in its word: the high half on a
+// little-endian machine, the low half on a big-endian one.
+var rowShift = func() uint {
+	if entryWords([]entry{{row: 1}})[0] == 1 {
+		return 0
+	}
+	return 32
+}()
+
+// An entry must be one 64-bit word: no padding, no other field.
+var _ [8 - unsafe.Sizeof(entry{})]struct{} = [unsafe.Sizeof(entry{}) - 8]struct{}{}
 
 // dataset is the training data as XGBoost sees it: float32 features
 // (NaN = missing) and float32 labels, plus each column's observed entries
