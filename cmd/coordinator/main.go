@@ -21,6 +21,7 @@ import (
 
 	"github.com/misslab/misslab/internal/client"
 	"github.com/misslab/misslab/internal/embedded"
+	"github.com/misslab/misslab/internal/fpclass"
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/methods"
 	"github.com/misslab/misslab/internal/server"
@@ -102,6 +103,8 @@ func serve(args []string) error {
 	maxDeliveries := fs.Int("max-deliveries", 3, "failed deliveries before a job is marked failed")
 	level := fs.String("log-level", "info", "log level (trace, debug, info, warn, error)")
 	methodsFile := fs.String("methods", "", "methods file whose external methods bind a grid's names at submit (default: what connected workers offer)")
+	fpClass := fs.String("fp-class", "", "floating-point class of the workers to accept, as a refused worker's log names it, or \"any\" "+
+		"(mixing classes breaks bit-identical results; default: this coordinator's own class, "+fpclass.Current()+")")
 	sec := addServeSecurity(fs)
 	af := addAddrFile(fs)
 	if _, err := parse(fs, args); err != nil {
@@ -117,7 +120,10 @@ func serve(args []string) error {
 	log := newLogger("coordinator", *level)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := server.Options{Logger: log, LeaseTTL: *lease, MaxDeliveries: *maxDeliveries}
+	opts := server.Options{Logger: log, LeaseTTL: *lease, MaxDeliveries: *maxDeliveries, FPClass: *fpClass}
+	if opts.FPClass == fpclass.Any {
+		log.Warn("accepting workers of every floating-point class: a job's scores may differ in their last bits depending on the worker that ran it")
+	}
 	if cat != nil {
 		opts.Methods = cat.Methods()
 	}

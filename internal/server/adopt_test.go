@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/misslab/misslab/internal/fpclass"
 	"github.com/misslab/misslab/internal/sched"
 	"github.com/misslab/misslab/internal/server"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
@@ -17,7 +18,7 @@ func hello(ctx context.Context, t *testing.T, raw *rawWorker, id string, capacit
 	t.Helper()
 	s, err := pb.NewWorkServiceClient(raw.conn).Work(ctx)
 	must(t, err)
-	must(t, s.Send(&pb.WorkRequest{Msg: &pb.WorkRequest_Hello{Hello: &pb.Hello{WorkerId: id, Capacity: capacity, Held: held}}}))
+	must(t, s.Send(&pb.WorkRequest{Msg: &pb.WorkRequest_Hello{Hello: &pb.Hello{FpClass: fpclass.Current(), WorkerId: id, Capacity: capacity, Held: held}}}))
 	rb := recvType[*pb.WorkResponse_Welcome](t, s).Welcome.GetRebinds()
 	if len(rb) != len(held) {
 		t.Fatalf("%d rebinds for %d held jobs", len(rb), len(held))

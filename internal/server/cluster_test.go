@@ -14,6 +14,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
 
+	"github.com/misslab/misslab/internal/fpclass"
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/server"
 	"github.com/misslab/misslab/internal/store"
@@ -194,7 +195,7 @@ func TestBadInputIsRejected(t *testing.T) {
 		t.Fatalf("stream without Hello: %v", err)
 	}
 	s := rw.open(t)
-	must(t, s.Send(&pb.WorkRequest{Msg: &pb.WorkRequest_Hello{Hello: &pb.Hello{WorkerId: "raw", Capacity: 2}}}))
+	must(t, s.Send(&pb.WorkRequest{Msg: &pb.WorkRequest_Hello{Hello: &pb.Hello{FpClass: fpclass.Current(), WorkerId: "raw", Capacity: 2}}}))
 	recvType[*pb.WorkResponse_Welcome](t, s)
 	id := c.submit(good).SweepId
 	recvType[*pb.WorkResponse_Sweep](t, s)

@@ -15,6 +15,7 @@ import (
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/reflection"
 
+	"github.com/misslab/misslab/internal/fpclass"
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/sched"
@@ -54,6 +55,12 @@ type Options struct {
 	// name they list binds to them at Submit, whatever workers offer.
 	// Without them a name binds to what connected workers offer.
 	Methods []learn.Method
+	// FPClass is the floating-point class of the workers the coordinator
+	// accepts (see internal/fpclass): a worker of another class is
+	// refused at Hello, since it could score a job differently in the
+	// last bits. Default: the coordinator's own class; fpclass.Any
+	// accepts every class (results then depend on which worker ran a job).
+	FPClass string
 }
 
 // Coordinator owns a data directory: the store, its batch writer and the
@@ -94,6 +101,9 @@ func Open(dir string, opts Options) (*Coordinator, error) {
 	}
 	if opts.MaxBacklog <= 0 {
 		opts.MaxBacklog = DefaultMaxBacklog
+	}
+	if opts.FPClass == "" {
+		opts.FPClass = fpclass.Current()
 	}
 	c := &Coordinator{log: opts.Logger, opts: opts, obs: opts.Observer, stop: make(chan struct{}),
 		backlog: newBacklog(opts.MaxBacklog), methods: newMethodBook(opts.Methods)}

@@ -26,6 +26,10 @@ var ErrProtocol = errors.New("server: protocol violation")
 // before its table was uploaded, the folds of a simulated sweep.
 var ErrPrecondition = errors.New("server: failed precondition")
 
+// ErrFPClass is wrapped by the refusal of a worker whose floating-point
+// class (internal/fpclass) the coordinator does not accept.
+var ErrFPClass = errors.New("server: worker of another floating-point class")
+
 // toStatus is the one place where errors become gRPC status codes. Every
 // handler's error passes through it (see the interceptors below).
 func toStatus(err error) error {
@@ -46,7 +50,7 @@ func toStatus(err error) error {
 		code = codes.InvalidArgument
 	case errors.Is(err, store.ErrWrite), errors.Is(err, store.ErrClosed):
 		code = codes.Unavailable
-	case errors.Is(err, store.ErrSchema), errors.Is(err, ErrPrecondition):
+	case errors.Is(err, store.ErrSchema), errors.Is(err, ErrPrecondition), errors.Is(err, ErrFPClass):
 		code = codes.FailedPrecondition
 	case errors.Is(err, store.ErrCorrupt):
 		code = codes.DataLoss

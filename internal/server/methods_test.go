@@ -9,6 +9,7 @@ import (
 
 	"google.golang.org/grpc/codes"
 
+	"github.com/misslab/misslab/internal/fpclass"
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/server"
@@ -204,7 +205,7 @@ func TestHelloWithBadMethodsIsRefused(t *testing.T) {
 		{Name: "forest", Kind: "learner", Id: hgbA.ID},   // a built-in
 	} {
 		s := dialRawWorker(t, c.addr).open(t)
-		if err := s.Send(&pb.WorkRequest{Msg: &pb.WorkRequest_Hello{Hello: &pb.Hello{WorkerId: "x", Capacity: 1,
+		if err := s.Send(&pb.WorkRequest{Msg: &pb.WorkRequest_Hello{Hello: &pb.Hello{FpClass: fpclass.Current(), WorkerId: "x", Capacity: 1,
 			Methods: []*pb.MethodRef{ref}}}}); err != nil {
 			t.Fatal(err)
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/misslab/misslab/internal/auth"
 	"github.com/misslab/misslab/internal/client"
+	"github.com/misslab/misslab/internal/fpclass"
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/sched"
 	"github.com/misslab/misslab/internal/server"
@@ -194,7 +195,7 @@ func TestObserverCountsExpiredAndLostLeases(t *testing.T) {
 	c.submit(sw)
 	raw := dialRawWorker(t, c.addr)
 	s := raw.open(t)
-	must(t, s.Send(&pb.WorkRequest{Msg: &pb.WorkRequest_Hello{Hello: &pb.Hello{WorkerId: "silent", Capacity: 1}}}))
+	must(t, s.Send(&pb.WorkRequest{Msg: &pb.WorkRequest_Hello{Hello: &pb.Hello{FpClass: fpclass.Current(), WorkerId: "silent", Capacity: 1}}}))
 	recvType[*pb.WorkResponse_Welcome](t, s)
 	recvType[*pb.WorkResponse_Sweep](t, s)
 	job := recvType[*pb.WorkResponse_Jobs](t, s).Jobs.Jobs[0]
@@ -220,7 +221,7 @@ func TestObserverCountsExpiredAndLostLeases(t *testing.T) {
 	ctx2, break2 := context.WithCancel(context.Background())
 	s2, err := pb.NewWorkServiceClient(raw.conn).Work(ctx2)
 	must(t, err)
-	must(t, s2.Send(&pb.WorkRequest{Msg: &pb.WorkRequest_Hello{Hello: &pb.Hello{WorkerId: "lost", Capacity: 1}}}))
+	must(t, s2.Send(&pb.WorkRequest{Msg: &pb.WorkRequest_Hello{Hello: &pb.Hello{FpClass: fpclass.Current(), WorkerId: "lost", Capacity: 1}}}))
 	recvType[*pb.WorkResponse_Welcome](t, s2)
 	recvType[*pb.WorkResponse_Sweep](t, s2)
 	recvType[*pb.WorkResponse_Jobs](t, s2)
@@ -278,7 +279,7 @@ func TestClosedStreamHandsLeasesBack(t *testing.T) {
 	sw := testSweep(t, 12, 2, []float64{0.1, 0.2}, "tree/mia")
 	id := c.submit(sw).SweepId
 	s := dialRawWorker(t, c.addr).open(t)
-	must(t, s.Send(&pb.WorkRequest{Msg: &pb.WorkRequest_Hello{Hello: &pb.Hello{WorkerId: "leaving", Capacity: 3}}}))
+	must(t, s.Send(&pb.WorkRequest{Msg: &pb.WorkRequest_Hello{Hello: &pb.Hello{FpClass: fpclass.Current(), WorkerId: "leaving", Capacity: 3}}}))
 	recvType[*pb.WorkResponse_Welcome](t, s)
 	recvType[*pb.WorkResponse_Sweep](t, s)
 	if n := len(recvType[*pb.WorkResponse_Jobs](t, s).Jobs.Jobs); n == 0 {

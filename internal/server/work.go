@@ -10,6 +10,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/misslab/misslab/internal/fpclass"
 	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/sched"
 	"github.com/misslab/misslab/internal/store"
@@ -49,6 +50,14 @@ func (s *workService) Work(stream pb.WorkService_WorkServer) error {
 	hello := first.GetHello()
 	if hello == nil {
 		return fmt.Errorf("%w: the first message must be Hello", ErrProtocol)
+	}
+	if want, got := s.c.opts.FPClass, hello.GetFpClass(); !fpclass.Accepts(want, got) {
+		s.c.log.Warn("refused a worker of another floating-point class", "worker", hello.GetWorkerId(), "worker_class", got, "class", want)
+		return fmt.Errorf("%w: worker %q computes in floating-point class %q, this coordinator accepts %q: "+
+			"scores could differ in their last bits depending on which worker ran a job; run workers built "+
+			"like the coordinator (same architecture, GOAMD64 level and Go release), or serve with "+
+			"--fp-class=%q to accept that class instead, or --fp-class=any to accept every class",
+			ErrFPClass, hello.GetWorkerId(), got, want, got)
 	}
 	capacity := min(max(int(hello.GetCapacity()), 1), maxCapacity)
 	ws := &workStream{c: s.c, stream: stream, specs: map[string]bool{}}

@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"google.golang.org/grpc"
@@ -13,6 +14,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/misslab/misslab/internal/auth"
+	"github.com/misslab/misslab/internal/fpclass"
 )
 
 // keepaliveOption makes the worker ping a silent coordinator and drop the
@@ -27,8 +29,9 @@ var keepaliveOption = grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 
 // refuses the worker: at the TLS layer (a certificate from another CA, a
 // client certificate missing or refused, TLS on one side only; decided
 // after refuseAfter identical handshake failures in a row) or at its
-// token and cluster check (Unauthenticated, PermissionDenied; decided at
-// once, and the gRPC status stays reachable with status.Code). Retrying
+// token and cluster check (Unauthenticated, PermissionDenied) or its
+// floating-point class check (FailedPrecondition; both decided at once,
+// and the gRPC status stays reachable with status.Code). Retrying
 // cannot help, and a worker that exits makes the mistake visible to its
 // supervisor (CrashLoopBackOff, a restarting container) instead of
 // looking idle. The error's text says what to fix.
@@ -70,6 +73,12 @@ func (w *Worker) refusalOf(ctx context.Context, err error) (string, error) {
 			"and, under mutual TLS, its client certificate (--tls-cert, --tls-key)", err
 	case codes.PermissionDenied:
 		return "the coordinator serves another cluster: check --cluster or $MISSLAB_CLUSTER", err
+	case codes.FailedPrecondition:
+		if !strings.Contains(status.Convert(err).Message(), "floating-point class") {
+			break
+		}
+		return "the coordinator does not accept this worker's floating-point class (" + fpclass.Current() +
+			"): run a worker built like the coordinator, or see coordinator serve --fp-class", err
 	}
 	kind, reason, cause, run := w.seen.streak()
 	if run < refuseAfter {

@@ -308,3 +308,26 @@ func TestWorkerWaitsForCoordinator(t *testing.T) {
 		})
 	}
 }
+
+// TestFailedPreconditionRefusesOnlyAnFPClass checks that the one
+// FailedPrecondition that stops a worker is the coordinator's refusal of
+// its floating-point class; any other is retried.
+func TestFailedPreconditionRefusesOnlyAnFPClass(t *testing.T) {
+	w := &Worker{}
+	cases := []struct {
+		msg     string
+		refused bool
+	}{
+		{`server: worker of another floating-point class: worker "w" computes in floating-point class "x"`, true},
+		{"store: schema version 9 is newer than this coordinator's", false},
+	}
+	for _, c := range cases {
+		reason, _ := w.refusalOf(context.Background(), status.Error(codes.FailedPrecondition, c.msg))
+		if (reason != "") != c.refused {
+			t.Errorf("%q: refusal reason %q, want refused %v", c.msg, reason, c.refused)
+		}
+		if c.refused && !strings.Contains(reason, "--fp-class") {
+			t.Errorf("%q: reason %q does not point to --fp-class", c.msg, reason)
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/misslab/misslab/internal/fpclass"
 	"github.com/misslab/misslab/internal/wire"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
@@ -123,7 +124,7 @@ func (w *Worker) hello() *pb.Hello {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	h := &pb.Hello{WorkerId: w.opts.ID, Capacity: int32(w.opts.Parallel + w.opts.Prefetch),
-		Methods: wire.MethodsToProto(w.opts.Methods)}
+		Methods: wire.MethodsToProto(w.opts.Methods), FpClass: fpclass.Current()}
 	if w.draining {
 		h.Capacity = 0 // the coordinator clamps to 1; drained jobs are released at once
 	}

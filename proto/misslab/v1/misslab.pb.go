@@ -1776,12 +1776,18 @@ func (*WorkResponse_Cancel) isWorkResponse_Msg() {}
 
 // Hello is the first message of a stream.
 type Hello struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	WorkerId      string                 `protobuf:"bytes,1,opt,name=worker_id,json=workerId,proto3" json:"worker_id,omitempty"`             // stable for the life of the worker process
-	Capacity      int32                  `protobuf:"varint,2,opt,name=capacity,proto3" json:"capacity,omitempty"`                            // jobs the worker wants to hold at once (≥ 1)
-	Held          []*Held                `protobuf:"bytes,3,rep,name=held,proto3" json:"held,omitempty"`                                     // jobs still held from a previous stream
-	CachedSweeps  []string               `protobuf:"bytes,4,rep,name=cached_sweeps,json=cachedSweeps,proto3" json:"cached_sweeps,omitempty"` // sweep ids whose spec the worker has; not sent again
-	Methods       []*MethodRef           `protobuf:"bytes,5,rep,name=methods,proto3" json:"methods,omitempty"`                               // external methods the worker can run (its --methods file)
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	WorkerId     string                 `protobuf:"bytes,1,opt,name=worker_id,json=workerId,proto3" json:"worker_id,omitempty"`             // stable for the life of the worker process
+	Capacity     int32                  `protobuf:"varint,2,opt,name=capacity,proto3" json:"capacity,omitempty"`                            // jobs the worker wants to hold at once (≥ 1)
+	Held         []*Held                `protobuf:"bytes,3,rep,name=held,proto3" json:"held,omitempty"`                                     // jobs still held from a previous stream
+	CachedSweeps []string               `protobuf:"bytes,4,rep,name=cached_sweeps,json=cachedSweeps,proto3" json:"cached_sweeps,omitempty"` // sweep ids whose spec the worker has; not sent again
+	Methods      []*MethodRef           `protobuf:"bytes,5,rep,name=methods,proto3" json:"methods,omitempty"`                               // external methods the worker can run (its --methods file)
+	// fp_class is the worker build's floating-point class (architecture,
+	// fused multiply-add, Go version; see internal/fpclass). Workers of
+	// different classes can score one job differently in the last bits,
+	// so a coordinator refuses a worker of another class
+	// (FAILED_PRECONDITION) unless it serves with --fp-class=any.
+	FpClass       string `protobuf:"bytes,6,opt,name=fp_class,json=fpClass,proto3" json:"fp_class,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1849,6 +1855,13 @@ func (x *Hello) GetMethods() []*MethodRef {
 		return x.Methods
 	}
 	return nil
+}
+
+func (x *Hello) GetFpClass() string {
+	if x != nil {
+		return x.FpClass
+	}
+	return ""
 }
 
 // Held names a job a reconnecting worker is still running or has a result
@@ -2890,13 +2903,14 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\x04jobs\x18\x03 \x01(\v2\x14.misslab.v1.JobBatchH\x00R\x04jobs\x12#\n" +
 	"\x03ack\x18\x04 \x01(\v2\x0f.misslab.v1.AckH\x00R\x03ack\x122\n" +
 	"\x06cancel\x18\x05 \x01(\v2\x18.misslab.v1.CancelLeasesH\x00R\x06cancelB\x05\n" +
-	"\x03msg\"\xbc\x01\n" +
+	"\x03msg\"\xd7\x01\n" +
 	"\x05Hello\x12\x1b\n" +
 	"\tworker_id\x18\x01 \x01(\tR\bworkerId\x12\x1a\n" +
 	"\bcapacity\x18\x02 \x01(\x05R\bcapacity\x12$\n" +
 	"\x04held\x18\x03 \x03(\v2\x10.misslab.v1.HeldR\x04held\x12#\n" +
 	"\rcached_sweeps\x18\x04 \x03(\tR\fcachedSweeps\x12/\n" +
-	"\amethods\x18\x05 \x03(\v2\x15.misslab.v1.MethodRefR\amethods\"_\n" +
+	"\amethods\x18\x05 \x03(\v2\x15.misslab.v1.MethodRefR\amethods\x12\x19\n" +
+	"\bfp_class\x18\x06 \x01(\tR\afpClass\"_\n" +
 	"\x04Held\x12\x19\n" +
 	"\bsweep_id\x18\x01 \x01(\tR\asweepId\x12\x10\n" +
 	"\x03job\x18\x02 \x01(\x03R\x03job\x12\x14\n" +

@@ -1,0 +1,63 @@
+package fpclass
+
+import (
+	"runtime"
+	"strings"
+)
+
+// Any is the class a coordinator is told to accept from every worker
+// (coordinator serve --fp-class=any): results may then differ in their
+// last bits depending on which worker computed them.
+const Any = "any"
+
+// Current returns this build's class, "GOARCH[+fma] GOVERSION", say
+// "amd64 go1.26.8" or "arm64+fma go1.26.8".
+//
+// Go's compiler may fuse x·y + z into one fused multiply-add, which
+// rounds once instead of twice: it always does on arm64, ppc64, s390x
+// and riscv64, and on amd64 only when built with GOAMD64=v3 or above.
+// Fused and unfused builds of the same source differ in the last bits of
+// many sums, enough to flip a near-tie between two splits of a tree and
+// so change a score. The math package's functions (Exp, Log, …) have
+// per-architecture implementations, and a Go release may change them:
+// hence the architecture and the Go version. "+fma" is measured, not
+// assumed: Current runs one multiply-add whose fused and unfused results
+// differ.
+func Current() string {
+	return name(runtime.GOARCH, fuses(), runtime.Version())
+}
+
+// name composes a class from its parts.
+func name(arch string, fused bool, version string) string {
+	var b strings.Builder
+	b.WriteString(arch)
+	if fused {
+		b.WriteString("+fma")
+	}
+	b.WriteString(" ")
+	b.WriteString(version)
+	return b.String()
+}
+
+// probe holds the operands of fuses's multiply-add in variables, so that
+// the compiler cannot fold it: x·y = 1 − 2⁻⁶⁰ exactly, which rounds to 1.
+var probe = struct{ x, y, z float64 }{1 + 0x1p-30, 1 - 0x1p-30, -1}
+
+// fuses reports whether this build fuses x·y + z: rounded twice it is 0,
+// fused it is −2⁻⁶⁰.
+func fuses() bool {
+	return mulAdd(probe.x, probe.y, probe.z) != 0
+}
+
+// mulAdd is x·y + z as the compiler compiles it for this build.
+//
+//go:noinline
+func mulAdd(x, y, z float64) float64 {
+	return x*y + z
+}
+
+// Accepts reports whether a coordinator of class want (Any: every class)
+// accepts a worker of class got.
+func Accepts(want, got string) bool {
+	return want == Any || want == got
+}

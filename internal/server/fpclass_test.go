@@ -1,0 +1,78 @@
+package server_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/misslab/misslab/internal/fpclass"
+	"github.com/misslab/misslab/internal/server"
+	"github.com/misslab/misslab/internal/worker"
+	pb "github.com/misslab/misslab/proto/misslab/v1"
+)
+
+// TestWorkerOfAnotherFPClassIsRefused checks that a coordinator refuses,
+// at Hello and before any lease, a worker whose floating-point class it
+// does not accept (a real worker then stops with ErrRefused instead of
+// retrying), and that --fp-class names the accepted class or any.
+func TestWorkerOfAnotherFPClassIsRefused(t *testing.T) {
+	const other = "riscv64+fma go1.99.0"
+	cases := []struct {
+		name, accept, worker string
+		refused              bool
+	}{
+		{"own class by default", "", fpclass.Current(), false},
+		{"another class", "", other, true},
+		{"no class (an older worker)", "", "", true},
+		{"the class named", other, other, false},
+		{"own class when another is named", other, fpclass.Current(), true},
+		{"any", fpclass.Any, other, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := startCluster(t, t.TempDir(), server.Options{FPClass: tc.accept})
+			s := dialRawWorker(t, c.addr).open(t)
+			must(t, s.Send(&pb.WorkRequest{Msg: &pb.WorkRequest_Hello{Hello: &pb.Hello{WorkerId: "raw", Capacity: 1, FpClass: tc.worker}}}))
+			m, err := s.Recv()
+			if !tc.refused {
+				if m.GetWelcome() == nil {
+					t.Fatalf("class %q: got %v, %v; want Welcome", tc.worker, m, err)
+				}
+				return
+			}
+			msg := status.Convert(err).Message()
+			if status.Code(err) != codes.FailedPrecondition || !strings.Contains(msg, "floating-point class") ||
+				!strings.Contains(msg, "--fp-class") || !strings.Contains(msg, c.coordClass(tc.accept)) {
+				t.Fatalf("class %q: got %v, %v; want FailedPrecondition naming the classes and --fp-class", tc.worker, m, err)
+			}
+		})
+	}
+}
+
+// coordClass is the class a coordinator started with Options.FPClass
+// accept accepts.
+func (c *cluster) coordClass(accept string) string {
+	if accept == "" {
+		return fpclass.Current()
+	}
+	return accept
+}
+
+// TestRealWorkerStopsWhenItsFPClassIsRefused runs a real worker against a
+// coordinator that accepts another class: Run must end with ErrRefused
+// at once rather than reconnect forever.
+func TestRealWorkerStopsWhenItsFPClassIsRefused(t *testing.T) {
+	c := startCluster(t, t.TempDir(), server.Options{FPClass: "riscv64+fma go1.99.0"})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	err := worker.Run(ctx, worker.Options{Addr: c.addr, ID: "w", Parallel: 1, Executor: worker.Deterministic{},
+		MinBackoff: 10 * time.Millisecond, MaxBackoff: 50 * time.Millisecond, DrainTimeout: time.Second})
+	if !errors.Is(err, worker.ErrRefused) || ctx.Err() != nil || !strings.Contains(err.Error(), fpclass.Current()) {
+		t.Fatalf("Run = %v, want ErrRefused naming the worker's class %q before the deadline", err, fpclass.Current())
+	}
+}
