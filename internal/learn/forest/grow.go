@@ -1,6 +1,10 @@
 package forest
 
-import "math"
+import (
+	"math"
+
+	"github.com/misslab/misslab/internal/learn/internal/sides"
+)
 
 // split is a candidate split: observed rows with x ≤ thr go to child 0
 // (ranger's rule, also at prediction), the others to child 1, NA rows to
@@ -43,7 +47,7 @@ type grower struct {
 func newGrower(dt *data, p Params) *grower {
 	g := &grower{data: dt, mtry: p.mtry(dt.d), minNode: p.MinNodeSize, maxDepth: p.MaxDepth,
 		mia: p.Strategy != noMissing, wc: make([]weight, dt.n),
-		side: make([]uint8, dt.n)}
+		side: sides.Make(dt.n)}
 	all := make([]entry, 2*dt.n*dt.d)
 	for b := range g.lists {
 		g.lists[b] = make([][]entry, dt.d)
@@ -370,6 +374,8 @@ func (g *grower) partitionAll(c split, naSeen bool, lo, hi, nl int, keep uint8, 
 		switch {
 		case j == c.feat && inOrder:
 			copy(to, from)
+		case keep == 2 && len(from) >= splitMin && sides.Vector:
+			sides.Split(from, g.side, 0, to[:nl], to[nl:])
 		case keep == 0:
 			gather0(to, from, g.side)
 		case keep == 1:
@@ -379,6 +385,10 @@ func (g *grower) partitionAll(c split, naSeen bool, lo, hi, nl int, keep uint8, 
 		}
 	}
 }
+
+// splitMin is the node size from which partitionAll splits a column by
+// sides.Split's vector kernel.
+const splitMin = 4096
 
 // childSums returns the sum of the targets (wy) and the number of in-bag
 // entries of each side's rows of ids, summed in ids' order: column 0's,
