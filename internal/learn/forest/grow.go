@@ -388,7 +388,7 @@ func (g *grower) partitionAll(c split, naSeen bool, lo, hi, nl int, keep uint8, 
 
 // splitMin is the node size from which partitionAll splits a column by
 // sides.Split's vector kernel.
-const splitMin = 4096
+const splitMin = 1024
 
 // childSums returns the sum of the targets (wy) and the number of in-bag
 // entries of each side's rows of ids, summed in ids' order: column 0's,
