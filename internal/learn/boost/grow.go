@@ -14,7 +14,9 @@ type grower struct {
 	p    Params
 	eta  float32
 	grad []float32
-	// grad64 is grad in float64 (exact), read by the scans
+	// grad64 is grad in float64 (exact), read by stats; the scans read
+	// grad itself, converting each value (exact too): half the bytes of
+	// random access per entry, which counts at large n
 	grad64 []float64
 	cols   [][]entry // working copies of ds.cols, partitioned by node
 	// src is where the current level's entries are: ds.cols at the root
@@ -125,16 +127,16 @@ func (g *grower) bestSplit(a *active) split {
 		switch {
 		case g.sc.alpha != 0:
 			if g.ds.forward[f] {
-				g.sc.scan(seg, g.grad64, int32(f), a.st, &best, false)
+				g.sc.scan(seg, g.grad, int32(f), a.st, &best, false)
 			}
-			g.sc.scan(seg, g.grad64, int32(f), a.st, &best, true)
+			g.sc.scan(seg, g.grad, int32(f), a.st, &best, true)
 		case g.ds.forward[f]:
-			g.sc.scanBoth(seg, g.grad64, int32(f), a.st, &best)
+			g.sc.scanBoth(seg, g.grad, int32(f), a.st, &best)
 		case f+1 < d && !g.ds.forward[f+1] && s[2*f+3]-s[2*f+2] == int32(len(seg)):
-			g.sc.scanTwo(seg, g.src[f+1][s[2*f+2]:s[2*f+3]], g.grad64, int32(f), a.st, &best)
+			g.sc.scanTwo(seg, g.src[f+1][s[2*f+2]:s[2*f+3]], g.grad, int32(f), a.st, &best)
 			f++
 		default:
-			g.sc.scan(seg, g.grad64, int32(f), a.st, &best, true)
+			g.sc.scan(seg, g.grad, int32(f), a.st, &best, true)
 		}
 	}
 	return best

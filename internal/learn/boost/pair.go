@@ -11,7 +11,7 @@ package boost
 // the descending scan's best wins only if strictly better than the
 // ascending one's. A candidate below the larger of the two bests so far
 // can win in neither way, so both directions screen against it.
-func (s *scorer) scanBoth(seg []entry, grad []float64, f int32, ns nodeStats, best *split) {
+func (s *scorer) scanBoth(seg []entry, grad []float32, f int32, ns nodeStats, best *split) {
 	bf, bb := *best, *best
 	c := pair{lo: max(s.minH, 1), hi: ns.h - s.minH, h: ns.h, tot: ns.g, invS: s.invS[:ns.h+1]}
 	root := float64(ns.root)
@@ -29,8 +29,8 @@ func (s *scorer) scanBoth(seg []entry, grad []float64, f int32, ns nodeStats, be
 		if upd {
 			c.bar = s.bar(max(bf.loss, bb.loss), root)
 		}
-		c.egF += grad[eF.row]
-		c.egB += grad[eB.row]
+		c.egF += float64(grad[eF.row])
+		c.egB += float64(grad[eB.row])
 		c.lastF, c.lastB = eF.v, eB.v
 		c.k++
 	}
@@ -57,14 +57,14 @@ type pair struct {
 
 // next advances c to the next k where a candidate of either direction
 // passes the screen, or to the end (c.k = len(seg)).
-func (c *pair) next(seg []entry, grad []float64) {
+func (c *pair) next(seg []entry, grad []float32) {
 	k, h, tot, bar, inv := c.k, c.h, c.tot, c.bar, c.invS
 	egF, egB, lastF, lastB := c.egF, c.egB, c.lastF, c.lastB
 	n := len(seg)
 	for ; k < min(c.lo, n); k++ {
 		eF, eB := seg[k], seg[n-1-k]
-		egF += grad[eF.row]
-		egB += grad[eB.row]
+		egF += float64(grad[eF.row])
+		egB += float64(grad[eB.row])
 		lastF, lastB = eF.v, eB.v
 	}
 	if end := min(c.hi+1, n); k < end {
@@ -84,16 +84,16 @@ func (c *pair) next(seg []entry, grad []float64) {
 				c.k, c.egF, c.egB, c.lastF, c.lastB, c.hitF, c.hitB = k+i, egF, egB, lastF, lastB, hitF, hitB
 				return
 			}
-			egF += grad[eF.row]
-			egB += grad[eB.row]
+			egF += float64(grad[eF.row])
+			egB += float64(grad[eB.row])
 			lastF, lastB = eF.v, eB.v
 		}
 		k = end
 	}
 	for ; k < n; k++ {
 		eF, eB := seg[k], seg[n-1-k]
-		egF += grad[eF.row]
-		egB += grad[eB.row]
+		egF += float64(grad[eF.row])
+		egB += float64(grad[eB.row])
 		lastF, lastB = eF.v, eB.v
 	}
 	c.k, c.egF, c.egB, c.lastF, c.lastB = k, egF, egB, lastF, lastB

@@ -7,7 +7,7 @@ package boost
 // f+1 replaces a best on f only if strictly better, so f+1's best wins
 // only if strictly better than f's; a candidate below the larger of the
 // two bests so far can win in neither way (see scanBoth).
-func (s *scorer) scanTwo(s1, s2 []entry, grad []float64, f int32, ns nodeStats, best *split) {
+func (s *scorer) scanTwo(s1, s2 []entry, grad []float32, f int32, ns nodeStats, best *split) {
 	b1, b2 := *best, *best
 	c := pair{lo: max(s.minH, 1), hi: ns.h - s.minH, h: ns.h, tot: ns.g, invS: s.invS[:ns.h+1]}
 	root := float64(ns.root)
@@ -26,8 +26,8 @@ func (s *scorer) scanTwo(s1, s2 []entry, grad []float64, f int32, ns nodeStats, 
 		if upd {
 			c.bar = s.bar(max(b1.loss, b2.loss), root)
 		}
-		c.egF += grad[e1.row]
-		c.egB += grad[e2.row]
+		c.egF += float64(grad[e1.row])
+		c.egB += float64(grad[e2.row])
 		c.lastF, c.lastB = e1.v, e2.v
 		c.k++
 	}
@@ -41,15 +41,15 @@ func (s *scorer) scanTwo(s1, s2 []entry, grad []float64, f int32, ns nodeStats, 
 
 // next2 is pair.next for scanTwo: egF, lastF, hitF belong to the
 // descending scan of s1, egB, lastB, hitB to that of s2 (same length).
-func (c *pair) next2(s1, s2 []entry, grad []float64) {
+func (c *pair) next2(s1, s2 []entry, grad []float32) {
 	k, h, tot, bar, inv := c.k, c.h, c.tot, c.bar, c.invS
 	eg1, eg2, last1, last2 := c.egF, c.egB, c.lastF, c.lastB
 	n := len(s1)
 	s2 = s2[:n]
 	for ; k < min(c.lo, n); k++ {
 		e1, e2 := s1[n-1-k], s2[n-1-k]
-		eg1 += grad[e1.row]
-		eg2 += grad[e2.row]
+		eg1 += float64(grad[e1.row])
+		eg2 += float64(grad[e2.row])
 		last1, last2 = e1.v, e2.v
 	}
 	if end := min(c.hi+1, n); k < end {
@@ -70,16 +70,16 @@ func (c *pair) next2(s1, s2 []entry, grad []float64) {
 				c.k, c.egF, c.egB, c.lastF, c.lastB, c.hitF, c.hitB = k+i, eg1, eg2, last1, last2, hit1, hit2
 				return
 			}
-			eg1 += grad[e1.row]
-			eg2 += grad[e2.row]
+			eg1 += float64(grad[e1.row])
+			eg2 += float64(grad[e2.row])
 			last1, last2 = e1.v, e2.v
 		}
 		k = end
 	}
 	for ; k < n; k++ {
 		e1, e2 := s1[n-1-k], s2[n-1-k]
-		eg1 += grad[e1.row]
-		eg2 += grad[e2.row]
+		eg1 += float64(grad[e1.row])
+		eg2 += float64(grad[e2.row])
 		last1, last2 = e1.v, e2.v
 	}
 	c.k, c.egF, c.egB, c.lastF, c.lastB = k, eg1, eg2, last1, last2

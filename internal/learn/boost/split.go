@@ -128,7 +128,7 @@ func midpoint(v, last float32) float32 {
 // the difference. Only candidates that this error could lift to best.loss
 // get the exact float32 evaluation, so screening never changes the chosen
 // split; it saves the two divisions on almost every candidate.
-func (s *scorer) scan(seg []entry, grad []float64, f int32, ns nodeStats, best *split, backward bool) {
+func (s *scorer) scan(seg []entry, grad []float32, f int32, ns nodeStats, best *split, backward bool) {
 	var eg float64 // gradient sum of the scanned side
 	var last float32
 	switch {
@@ -158,7 +158,7 @@ func (s *scorer) endCandidate(eg float64, last float32, eh int, ns nodeStats, f 
 // scanUp is scan's loop over the candidates between values for α = 0 in
 // the ascending direction. It returns the gradient sum of seg and the
 // last value scanned.
-func (s *scorer) scanUp(seg []entry, grad []float64, f int32, ns nodeStats, best *split) (float64, float32) {
+func (s *scorer) scanUp(seg []entry, grad []float32, f int32, ns nodeStats, best *split) (float64, float32) {
 	c := cursor{lo: max(s.minH, 1), hi: ns.h - s.minH, h: ns.h, tot: ns.g, invS: s.invS[:ns.h+1]}
 	root := float64(ns.root)
 	c.bar = s.bar(best.loss, root)
@@ -167,7 +167,7 @@ func (s *scorer) scanUp(seg []entry, grad []float64, f int32, ns nodeStats, best
 		if s.candidate(c.eg, c.k, ns, f, midpoint(v, c.last), false, best) {
 			c.bar = s.bar(best.loss, root)
 		}
-		c.eg += grad[seg[c.k].row]
+		c.eg += float64(grad[seg[c.k].row])
 		c.last = v
 		c.k++
 	}
@@ -175,7 +175,7 @@ func (s *scorer) scanUp(seg []entry, grad []float64, f int32, ns nodeStats, best
 }
 
 // scanDown is scanUp in the descending direction.
-func (s *scorer) scanDown(seg []entry, grad []float64, f int32, ns nodeStats, best *split) (float64, float32) {
+func (s *scorer) scanDown(seg []entry, grad []float32, f int32, ns nodeStats, best *split) (float64, float32) {
 	c := cursor{lo: max(s.minH, 1), hi: ns.h - s.minH, h: ns.h, tot: ns.g, invS: s.invS[:ns.h+1]}
 	root := float64(ns.root)
 	c.bar = s.bar(best.loss, root)
@@ -185,7 +185,7 @@ func (s *scorer) scanDown(seg []entry, grad []float64, f int32, ns nodeStats, be
 		if s.candidate(c.eg, c.k, ns, f, midpoint(e.v, c.last), true, best) {
 			c.bar = s.bar(best.loss, root)
 		}
-		c.eg += grad[e.row]
+		c.eg += float64(grad[e.row])
 		c.last = e.v
 		c.k++
 	}
@@ -205,12 +205,12 @@ type cursor struct {
 
 // next advances c over seg (ascending) to the next candidate that passes
 // the screen, or to the end (c.k = len(seg)).
-func (c *cursor) next(seg []entry, grad []float64) {
+func (c *cursor) next(seg []entry, grad []float32) {
 	k, h, eg, tot, bar, last, inv := c.k, c.h, c.eg, c.tot, c.bar, c.last, c.invS
 	n := len(seg)
 	for ; k < min(c.lo, n); k++ {
 		e := seg[k]
-		eg += grad[e.row]
+		eg += float64(grad[e.row])
 		last = e.v
 	}
 	if end := min(c.hi+1, n); k < end {
@@ -224,14 +224,14 @@ func (c *cursor) next(seg []entry, grad []float64) {
 				c.k, c.eg, c.last = k+i, eg, last
 				return
 			}
-			eg += grad[e.row]
+			eg += float64(grad[e.row])
 			last = e.v
 		}
 		k = end
 	}
 	for ; k < n; k++ {
 		e := seg[k]
-		eg += grad[e.row]
+		eg += float64(grad[e.row])
 		last = e.v
 	}
 	c.k, c.eg, c.last = k, eg, last
@@ -239,13 +239,13 @@ func (c *cursor) next(seg []entry, grad []float64) {
 
 // nextDown is next over seg in descending order: c.k counts entries from
 // the end of seg.
-func (c *cursor) nextDown(seg []entry, grad []float64) {
+func (c *cursor) nextDown(seg []entry, grad []float32) {
 	h, eg, tot, bar, last, inv := c.h, c.eg, c.tot, c.bar, c.last, c.invS
 	n := len(seg)
 	j := n - 1 - c.k // index of the next entry
 	for stop := n - 1 - min(c.lo, n); j > stop; j-- {
 		e := seg[j]
-		eg += grad[e.row]
+		eg += float64(grad[e.row])
 		last = e.v
 	}
 	if end := min(c.hi+1, n); j >= n-end {
@@ -260,14 +260,14 @@ func (c *cursor) nextDown(seg []entry, grad []float64) {
 				c.k, c.eg, c.last = end-1-i, eg, last
 				return
 			}
-			eg += grad[e.row]
+			eg += float64(grad[e.row])
 			last = e.v
 		}
 		j = n - end - 1
 	}
 	for ; j >= 0; j-- {
 		e := seg[j]
-		eg += grad[e.row]
+		eg += float64(grad[e.row])
 		last = e.v
 	}
 	c.k, c.eg, c.last = n-1-j, eg, last
@@ -275,7 +275,7 @@ func (c *cursor) nextDown(seg []entry, grad []float64) {
 
 // scanL1 is scan's loop over the candidates between values for any α,
 // in either direction.
-func (s *scorer) scanL1(seg []entry, grad []float64, f int32, ns nodeStats, best *split, backward bool) (float64, float32) {
+func (s *scorer) scanL1(seg []entry, grad []float32, f int32, ns nodeStats, best *split, backward bool) (float64, float32) {
 	k, step, end := 0, 1, len(seg)
 	if backward {
 		k, step, end = len(seg)-1, -1, -1
@@ -295,7 +295,7 @@ func (s *scorer) scanL1(seg []entry, grad []float64, f int32, ns nodeStats, best
 				bar = s.bar(best.loss, root)
 			}
 		}
-		eg += grad[e.row]
+		eg += float64(grad[e.row])
 		eh++
 		last = e.v
 	}
