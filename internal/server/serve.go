@@ -24,7 +24,7 @@ func ServeDir(ctx context.Context, listen, dir string, opts Options, bound ...fu
 	if err != nil {
 		return err
 	}
-	c.log.Info("serving", "addr", lis.Addr().String(), "data", dir)
+	c.log.Info("serving", "addr", lis.Addr().String(), "data", dir, "fp_class", c.opts.FPClass)
 	if opts.HealthListen != "" {
 		hl, err := net.Listen("tcp", opts.HealthListen)
 		if err != nil {

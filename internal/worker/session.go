@@ -107,7 +107,7 @@ func (w *Worker) runSession(ctx context.Context, client pb.WorkServiceClient) er
 		heartbeat: max(time.Duration(wel.GetHeartbeatSeconds()*float64(time.Second)), 10*time.Millisecond),
 		ctx:       sctx, work: client, gate: newTableGate()}
 	w.start(s, hello.GetHeld(), wel.GetRebinds())
-	w.log.Info("connected to coordinator", "addr", w.opts.Addr, "held", len(hello.GetHeld()))
+	w.log.Info("connected to coordinator", "addr", w.opts.Addr, "held", len(hello.GetHeld()), "fp_class", hello.GetFpClass())
 	senderDone := make(chan struct{})
 	go func() { defer close(senderDone); w.sender(sctx, s) }()
 	err = w.receive(s)
