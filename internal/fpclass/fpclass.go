@@ -1,9 +1,6 @@
 package fpclass
 
-import (
-	"runtime"
-	"strings"
-)
+import "runtime"
 
 // Any is the class a coordinator is told to accept from every worker
 // (coordinator serve --fp-class=any): results may then differ in their
@@ -29,15 +26,16 @@ func Current() string {
 
 // name composes a class from its parts.
 func name(arch string, fused bool, version string) string {
-	var b strings.Builder
-	b.WriteString(arch)
 	if fused {
-		b.WriteString("+fma")
+		arch += "+fma"
 	}
-	b.WriteString(" ")
-	b.WriteString(version)
-	return b.String()
+	return arch + " " + version
 }
+
+// Mismatch is the phrase a coordinator's refusal of a worker's class
+// carries: the worker tells that refusal from other FAILED_PRECONDITION
+// answers by it.
+const Mismatch = "worker of another floating-point class"
 
 // probe holds the operands of fuses's multiply-add in variables, so that
 // the compiler cannot fold it: x·y = 1 − 2⁻⁶⁰ exactly, which rounds to 1.

@@ -2,7 +2,10 @@ package fpclass
 
 import (
 	"math"
+	"os"
 	"runtime"
+	"runtime/debug"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -70,4 +73,26 @@ func TestAccepts(t *testing.T) {
 			t.Errorf("Accepts(%q, %q) = %v, want %v", c.want, c.got, ok, c.ok)
 		}
 	}
+}
+
+// amd64Level returns the GOAMD64 level the test binary was built for
+// (from its build settings, else $GOAMD64, else 1, Go's default).
+func amd64Level(t *testing.T) int {
+	t.Helper()
+	v := os.Getenv("GOAMD64")
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			if s.Key == "GOAMD64" {
+				v = s.Value
+			}
+		}
+	}
+	if v == "" {
+		return 1
+	}
+	n, err := strconv.Atoi(strings.TrimPrefix(v, "v"))
+	if err != nil {
+		t.Fatalf("GOAMD64=%q: %v", v, err)
+	}
+	return n
 }

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/misslab/misslab/internal/auth"
+	"github.com/misslab/misslab/internal/fpclass"
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/sched"
@@ -28,7 +29,7 @@ var ErrPrecondition = errors.New("server: failed precondition")
 
 // ErrFPClass is wrapped by the refusal of a worker whose floating-point
 // class (internal/fpclass) the coordinator does not accept.
-var ErrFPClass = errors.New("server: worker of another floating-point class")
+var ErrFPClass = errors.New("server: " + fpclass.Mismatch)
 
 // toStatus is the one place where errors become gRPC status codes. Every
 // handler's error passes through it (see the interceptors below).

@@ -46,17 +46,17 @@ func TestWorkerOfAnotherFPClassIsRefused(t *testing.T) {
 				return
 			}
 			msg := status.Convert(err).Message()
-			if status.Code(err) != codes.FailedPrecondition || !strings.Contains(msg, "floating-point class") ||
-				!strings.Contains(msg, "--fp-class") || !strings.Contains(msg, c.coordClass(tc.accept)) {
+			if status.Code(err) != codes.FailedPrecondition || !strings.Contains(msg, fpclass.Mismatch) ||
+				!strings.Contains(msg, "--fp-class") || !strings.Contains(msg, acceptedClass(tc.accept)) {
 				t.Fatalf("class %q: got %v, %v; want FailedPrecondition naming the classes and --fp-class", tc.worker, m, err)
 			}
 		})
 	}
 }
 
-// coordClass is the class a coordinator started with Options.FPClass
+// acceptedClass is the class a coordinator started with Options.FPClass
 // accept accepts.
-func (c *cluster) coordClass(accept string) string {
+func acceptedClass(accept string) string {
 	if accept == "" {
 		return fpclass.Current()
 	}

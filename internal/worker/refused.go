@@ -74,7 +74,7 @@ func (w *Worker) refusalOf(ctx context.Context, err error) (string, error) {
 	case codes.PermissionDenied:
 		return "the coordinator serves another cluster: check --cluster or $MISSLAB_CLUSTER", err
 	case codes.FailedPrecondition:
-		if !strings.Contains(status.Convert(err).Message(), "floating-point class") {
+		if !strings.Contains(status.Convert(err).Message(), fpclass.Mismatch) {
 			break
 		}
 		return "the coordinator does not accept this worker's floating-point class (" + fpclass.Current() +
