@@ -18,15 +18,17 @@ func splitBlocks(src []uint64, side *uint8, nside int, shift uint, out0 *uint64,
 
 // splitVec runs splitBlocks on src.
 func splitVec(src []uint64, side []uint8, shift uint, out0, out1 []uint64) (done, n0 int) {
-	var p0, p1 *uint64
-	if len(out0) > 0 {
-		p0 = &out0[0]
-	}
-	if len(out1) > 0 {
-		p1 = &out1[0]
-	}
 	if len(side) == 0 {
 		return 0, 0
 	}
-	return splitBlocks(src, &side[0], len(side), shift, p0, len(out0), p1, len(out1))
+	return splitBlocks(src, &side[0], len(side), shift, first(out0), len(out0), first(out1), len(out1))
+}
+
+// first returns the address of s's first element, nil when s is empty
+// (the kernel then writes nothing there: its room is 0).
+func first(s []uint64) *uint64 {
+	if len(s) == 0 {
+		return nil
+	}
+	return &s[0]
 }
