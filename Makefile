@@ -67,7 +67,7 @@ e2e:
 
 ## paper-ci: every paper grid (Figures 3-5, appendix, stumps, Propositions
 ## 1-2) at 2 repetitions, each report checked for its figures (~3 min on
-## 2 cores); paper: the same at full size (about 7.5 CPU-hours by the plan, 4 h on 2 cores), in out/paper.
+## 2 cores); paper: the same at full size (about 8.4 CPU-hours by the plan, 4.2 h on 2 cores), in out/paper.
 PAPER_CI_OUT  ?= out/paper-ci
 PAPER_CI_REPS ?= 2
 paper-ci: # from scratch, so stored results of older code are never reused

@@ -4,13 +4,14 @@
 # on to n_train = 10⁵, as the authors' code ran them, on the same log
 # grid of sample sizes and with the same pipelines and Bayes oracle.
 #
-# Cost: about 15 CPU-hours by `coordinator plan` (7.5 hours on two cores;
-# one repetition about 4.5 CPU-minutes by the plan, 6 measured, 70% of it the forests at n_train =
-# 10⁵, one fit about 21 s there). The SVM is a second sweep that stops at
-# n_train = 10⁴, the paper's largest size: an exact kernel SVM (libsvm,
-# as e1071) grows as n^2.4 once its kernel cache no longer holds the
-# working set: one fit takes 21 CPU-seconds at 3·10⁴ (about 7 CPU-hours
-# for the sweep) and several minutes at 10⁵ (CPU-days). Both
+# Cost: about 21.6 CPU-hours by `coordinator plan` (10.8 hours on two
+# cores; one repetition 6.5 CPU-minutes by the plan, 6.4 measured, half
+# of it the forests at n_train = 10⁵, one fit about 22 s there). The SVM
+# is a second sweep that stops at n_train = 10⁴, the paper's largest
+# size: an exact kernel SVM (libsvm, as e1071) grows as n^2.7 once its
+# kernel cache no longer holds the working set: one fit takes 20
+# CPU-seconds at 3·10⁴ (about 7 CPU-hours for the sweep) and several
+# minutes at 10⁵ (CPU-days). Both
 # sweeps share the seed, so the SVM's jobs draw the same data as the
 # other learners' at the same n_train (the same jobs in the store).
 sweep "figure5-large" {

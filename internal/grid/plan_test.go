@@ -38,10 +38,10 @@ sweep "one" {
 // testCost has round numbers so that the expected times can be worked
 // out by hand. bayes is absent and falls back to 0.25 s.
 var testCost = CostModel{
-	Learners:   map[string]PowerLaw{"tree": {1, 1}, "linear": {0.5, 0}},
-	Strategies: map[string]PowerLaw{"gaussian": {2, 2}},
-	Fallback:   PowerLaw{0.25, 0},
-	Job:        PowerLaw{0.1, 1},
+	Learners:   map[string]PowerLaw{"tree": {Seconds: 1, Exponent: 1}, "linear": {Seconds: 0.5, Exponent: 0}},
+	Strategies: map[string]PowerLaw{"gaussian": {Seconds: 2, Exponent: 2}},
+	Fallback:   PowerLaw{Seconds: 0.25, Exponent: 0},
+	Job:        PowerLaw{Seconds: 0.1, Exponent: 1},
 	Cores:      4,
 }
 
@@ -86,7 +86,7 @@ func TestWallNotBelowLongestJob(t *testing.T) {
   data { model = "quadratic" }
   pipelines { names = ["tree/mia"] }
 }`)
-	cost := CostModel{Learners: map[string]PowerLaw{"tree": {100, 0}}, Cores: 8}
+	cost := CostModel{Learners: map[string]PowerLaw{"tree": {Seconds: 100, Exponent: 0}}, Cores: 8}
 	if got := f.Plan(cost).WallSeconds(); got != 100 {
 		t.Errorf("wall = %v, want 100", got)
 	}

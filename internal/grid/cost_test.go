@@ -1,0 +1,55 @@
+package grid
+
+import (
+	"math"
+	"testing"
+)
+
+// TestPowerLawAt checks the piecewise law against values worked by hand:
+// the first exponent up to the first bend, then each bend's exponent
+// from the seconds the curve reached there.
+func TestPowerLawAt(t *testing.T) {
+	bent := PowerLaw{Seconds: 2, Exponent: 1, Bends: []Bend{{Rows: 10000, Exponent: 2}, {Rows: 100000, Exponent: 0.5}}}
+	cases := []struct {
+		name string
+		law  PowerLaw
+		n    int
+		want float64
+	}{
+		{"flat", PowerLaw{Seconds: 3, Exponent: 0}, 50000, 3},
+		{"linear below 1000", PowerLaw{Seconds: 2, Exponent: 1}, 300, 0.6},
+		{"quadratic", PowerLaw{Seconds: 2, Exponent: 2}, 10000, 200},
+		{"bent below 1000", bent, 500, 1},
+		{"bent at 1000", bent, 1000, 2},
+		{"bent at its first bend", bent, 10000, 20},
+		{"bent past its first bend", bent, 30000, 20 * 9},
+		{"bent at its second bend", bent, 100000, 2000},
+		{"bent past its second bend", bent, 400000, 4000},
+	}
+	for _, c := range cases {
+		if got := c.law.At(c.n); math.Abs(got-c.want) > 1e-9*c.want {
+			t.Errorf("%s: At(%d) = %g, want %g", c.name, c.n, got, c.want)
+		}
+	}
+}
+
+// TestDefaultCostModelBends checks that every default law is continuous
+// and rising, with its bends above 1000 rows in ascending order.
+func TestDefaultCostModelBends(t *testing.T) {
+	for name, law := range DefaultCostModel().Learners {
+		prev := 1000
+		for _, b := range law.Bends {
+			if b.Rows <= prev {
+				t.Errorf("%s: bend at %d rows after %d", name, b.Rows, prev)
+			}
+			below, above := law.At(b.Rows-1), law.At(b.Rows+1)
+			if math.Abs(above/below-1) > 1e-3 {
+				t.Errorf("%s: jumps at its bend of %d rows: %g → %g", name, b.Rows, below, above)
+			}
+			prev = b.Rows
+		}
+		if law.Exponent > 0 && !(law.At(100000) > law.At(1000)) {
+			t.Errorf("%s: not rising: %g at 10⁵ rows, %g at 10³", name, law.At(100000), law.At(1000))
+		}
+	}
+}
