@@ -54,6 +54,9 @@ func writeCheck(w io.Writer, r store.Report, err error) {
 	if r.Schema != "" {
 		fmt.Fprintf(w, ", schema %s", r.Schema)
 	}
+	if r.FPClass != "" {
+		fmt.Fprintf(w, ", results of floating-point class %q", r.FPClass)
+	}
 	fmt.Fprintln(w)
 	if r.Sweeps+r.Draws+r.Pipelines+r.Results+r.Failures > 0 {
 		fmt.Fprintf(w, "  %d sweeps, %d draws, %d pipelines, %d results (%d failed pipelines), %d failed jobs\n",

@@ -60,6 +60,9 @@ type Options struct {
 	// refused at Hello, since it could score a job differently in the
 	// last bits. Default: the coordinator's own class; fpclass.Any
 	// accepts every class (results then depend on which worker ran a job).
+	// The data directory keeps the class of its results: Open refuses a
+	// directory whose results were computed under a class it does not
+	// accept (see bindFPClass).
 	FPClass string
 }
 
@@ -120,6 +123,10 @@ func Open(dir string, opts Options) (*Coordinator, error) {
 		return nil, err
 	}
 	c.signer = newSigner(key)
+	if err := c.bindFPClass(dir); err != nil {
+		st.Close()
+		return nil, err
+	}
 	c.sched = sched.New(sched.Options{Clock: opts.Clock, LeaseTTL: opts.LeaseTTL, MaxDeliveries: opts.MaxDeliveries,
 		SpeculateAfter: opts.SpeculateAfter, OnLeaseEnd: c.leaseEnded})
 	c.writer = st.NewWriter(opts.Writer, c.committed)

@@ -24,7 +24,9 @@ var ErrProtocol = errors.New("server: protocol violation")
 
 // ErrPrecondition is wrapped by errors about a request that is valid but
 // cannot be served in the coordinator's state: a table sweep submitted
-// before its table was uploaded, the folds of a simulated sweep.
+// before its table was uploaded, the folds of a simulated sweep; also by
+// Open on a data directory whose results were computed under a
+// floating-point class the coordinator does not accept.
 var ErrPrecondition = errors.New("server: failed precondition")
 
 // ErrFPClass is wrapped by the refusal of a worker whose floating-point

@@ -3,6 +3,7 @@ package server_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/misslab/misslab/internal/fpclass"
 	"github.com/misslab/misslab/internal/server"
+	"github.com/misslab/misslab/internal/store"
 	"github.com/misslab/misslab/internal/worker"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
@@ -75,4 +77,73 @@ func TestRealWorkerStopsWhenItsFPClassIsRefused(t *testing.T) {
 	if !errors.Is(err, worker.ErrRefused) || ctx.Err() != nil || !strings.Contains(err.Error(), fpclass.Current()) {
 		t.Fatalf("Run = %v, want ErrRefused naming the worker's class %q before the deadline", err, fpclass.Current())
 	}
+}
+
+// TestDataDirectoryKeepsItsFPClass checks that a data directory keeps the
+// floating-point class of its results across coordinator lives: a
+// directory without results takes any class; once results are stored, a
+// coordinator accepting another class is refused at Open, naming the
+// directory, both classes and --fp-class; accepting any class records
+// the mix for good.
+func TestDataDirectoryKeepsItsFPClass(t *testing.T) {
+	const other = "riscv64+fma go1.99.0"
+	dir := t.TempDir()
+	for _, accept := range []string{other, "", other} { // no results yet: nothing to protect
+		c, err := server.Open(dir, server.Options{FPClass: accept})
+		if err != nil {
+			t.Fatalf("directory without results, class %q: %v", accept, err)
+		}
+		c.Close()
+	}
+	c := startCluster(t, dir, server.Options{})
+	stop := c.startWorker("w", 1, worker.Deterministic{})
+	c.wait(c.submit(testSweep(t, 1, 2, []float64{0.1}, "tree/mean")).SweepId)
+	stop()
+	c.close()
+	if class := storedClass(t, dir); class != fpclass.Current() {
+		t.Fatalf("stored class %q, want the coordinator's own %q", class, fpclass.Current())
+	}
+
+	_, err := server.Open(dir, server.Options{FPClass: other})
+	if !errors.Is(err, server.ErrPrecondition) {
+		t.Fatalf("Open accepting %q on results of %q: %v, want ErrPrecondition", other, fpclass.Current(), err)
+	}
+	for _, part := range []string{dir, strconv.Quote(fpclass.Current()), strconv.Quote(other), "--fp-class"} {
+		if !strings.Contains(err.Error(), part) {
+			t.Errorf("refusal %q does not name %s", err, part)
+		}
+	}
+	if class := storedClass(t, dir); class != fpclass.Current() {
+		t.Fatalf("a refused Open changed the stored class to %q", class)
+	}
+
+	for _, step := range []struct{ accept, stored string }{
+		{"", fpclass.Current()},    // its own class reopens it
+		{fpclass.Any, fpclass.Any}, // any reopens it and marks the mix
+		{other, fpclass.Any},       // once mixed, every class may add to it
+	} {
+		c, err := server.Open(dir, server.Options{FPClass: step.accept})
+		if err != nil {
+			t.Fatalf("Open accepting %q: %v", step.accept, err)
+		}
+		c.Close()
+		if class := storedClass(t, dir); class != step.stored {
+			t.Fatalf("after Open accepting %q: stored class %q, want %q", step.accept, class, step.stored)
+		}
+	}
+}
+
+// storedClass returns the floating-point class dir's store records.
+func storedClass(t *testing.T, dir string) string {
+	t.Helper()
+	st, err := store.OpenReadOnly(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	class, _, err := st.FPClass()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return class
 }

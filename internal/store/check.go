@@ -21,6 +21,7 @@ type Report struct {
 	Reached  int    // pages reachable from the meta page in use, both meta pages included
 	TxID     uint64 // last committed transaction
 	Schema   string // schema version stored in the file, "" if none
+	FPClass  string // floating-point class of the results (see Store.FPClass), "" if none recorded
 
 	Sweeps, Draws, Pipelines int // records in those buckets
 	Results                  int // per-pipeline results
@@ -82,7 +83,7 @@ func Check(path string) (Report, error) {
 			r.problem("bbolt check: %v", err)
 		}
 		if m := tx.Bucket(bucketMeta); m != nil {
-			r.Schema = string(m.Get(keySchema))
+			r.Schema, r.FPClass = string(m.Get(keySchema)), string(m.Get(keyFPClass))
 		}
 		if err := checkSchema(tx, path); err != nil {
 			return err

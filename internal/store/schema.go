@@ -15,6 +15,8 @@ import (
 //
 //	meta      "schema"                      → SchemaVersion
 //	meta      "lease-key"                   → 32 random bytes, made once (see LeaseKey)
+//	meta      "fp-class"                    → floating-point class of the stored results
+//	                                          (see FPClass; absent before it was recorded)
 //	sweeps    sweep id (64 hex bytes)       → JSON sweepRecord
 //	draws     DrawKey (16)                  → JSON drawRecord {seed, scenario}
 //	pipelines PipeKey (8)                   → JSON grid.Pipeline
@@ -50,6 +52,7 @@ var (
 
 	keySchema   = []byte("schema")
 	keyLeaseKey = []byte("lease-key")
+	keyFPClass  = []byte("fp-class")
 )
 
 // SchemaVersion is written once into a new store; Open refuses a store

@@ -1,0 +1,42 @@
+package server
+
+import (
+	"fmt"
+
+	"github.com/misslab/misslab/internal/fpclass"
+)
+
+// bindFPClass ties the data directory to the floating-point class the
+// coordinator accepts (Options.FPClass), so that a stored job's scores
+// never mix classes across restarts, upgrades or machines: a store
+// without results takes the accepted class; one whose results carry
+// another class is refused (ErrPrecondition) unless the coordinator
+// accepts that class or any. Accepting any class records "any" for
+// good: from then on the store's scores may depend on which worker ran
+// a job. A store from before classes were recorded takes the accepted
+// class, with a warning, since its results' class is unknown.
+func (c *Coordinator) bindFPClass(dir string) error {
+	stored, hasResults, err := c.st.FPClass()
+	if err != nil {
+		return err
+	}
+	want := c.opts.FPClass
+	switch {
+	case stored == want:
+		return nil
+	case !hasResults:
+	case stored == "":
+		c.log.Warn("results stored before floating-point classes were recorded: their class is unknown", "data", dir, "fp_class", want)
+	case stored == fpclass.Any:
+		c.log.Warn("the data directory's results already mix floating-point classes", "data", dir)
+		return nil
+	case want == fpclass.Any:
+		c.log.Warn("results of one floating-point class will be mixed with others", "data", dir, "stored_fp_class", stored)
+	default:
+		return fmt.Errorf("%w: data directory %s holds results computed under floating-point class %q, "+
+			"and this coordinator accepts %q: serve it with --fp-class %q and workers of that class, "+
+			"or --fp-class any to mix classes (scores then depend on which worker ran a job), or use another data directory",
+			ErrPrecondition, dir, stored, want, stored)
+	}
+	return c.st.SetFPClass(want)
+}
