@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/misslab/misslab/internal/fpclass"
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/report"
 	"github.com/misslab/misslab/internal/store"
@@ -79,8 +80,12 @@ func Build(ctx context.Context, st *store.Store, rec store.SweepRecord) (report.
 	if sw.IsTable() {
 		g.flushFolds()
 	}
-	in := report.Input{Sweep: sw.Name, SweepID: rec.ID + settingsText(sw) + oorText(sw) + methodsText(sw), Records: g.records,
-		Failures: g.failures, Scenarios: g.scenarios()}
+	class, err := classText(st)
+	if err != nil {
+		return report.Input{}, err
+	}
+	in := report.Input{Sweep: sw.Name, SweepID: rec.ID + class + settingsText(sw) + oorText(sw) + methodsText(sw),
+		Records: g.records, Failures: g.failures, Scenarios: g.scenarios()}
 	if err := jobs(st, rec, g, &in); err != nil {
 		return report.Input{}, err
 	}
@@ -97,6 +102,22 @@ func Build(ctx context.Context, st *store.Store, rec store.SweepRecord) (report.
 		in.Impute = append(in.Impute, report.ImputePoint{Scenario: g.keys[pt.si], Pipeline: g.pipes[pt.pi], R2: pt.r2, RMSE: pt.rmse})
 	}
 	return in, nil
+}
+
+// classText names, for the line under the title, the floating-point
+// class the store's scores were computed under (see store.FPClass):
+// empty when none is recorded.
+func classText(st *store.Store) (string, error) {
+	class, _, err := st.FPClass()
+	switch {
+	case err != nil:
+		return "", fmt.Errorf("reportgen: floating-point class: %w", err)
+	case class == "":
+		return "", nil
+	case class == fpclass.Any:
+		return "  ·  floating-point class: mixed (workers of any class were accepted)", nil
+	}
+	return "  ·  floating-point class: " + class, nil
 }
 
 // jobs fills the job counts and adds the failed jobs to the failures.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/report"
@@ -46,6 +47,11 @@ func Combined(ctx context.Context, st *store.Store, recs []store.SweepRecord) (r
 		c.add(rec.Spec, one)
 		in.SweepID += fmt.Sprintf("%s %.12s; ", rec.Spec.Name, rec.ID)
 	}
+	class, err := classText(st)
+	if err != nil {
+		return report.Input{}, err
+	}
+	in.SweepID = strings.TrimSuffix(in.SweepID, "; ") + class
 	jobs, err := combinedJobs(st, recs)
 	if err != nil {
 		return report.Input{}, err

@@ -3,6 +3,7 @@ package reportgen
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/misslab/misslab/internal/experiment"
+	"github.com/misslab/misslab/internal/fpclass"
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/report"
 	"github.com/misslab/misslab/internal/stats"
@@ -476,5 +478,45 @@ func TestOORConventionLine(t *testing.T) {
 	}
 	if !strings.HasSuffix(in.SweepID, "oor: max + k·(max − min), k = 0.1") {
 		t.Errorf("sweep id line %q: want the OOR convention", in.SweepID)
+	}
+}
+
+// TestClassLine checks that the line under a report's title names the
+// floating-point class the store's scores were computed under, for one
+// sweep and for the combined report, says when classes were mixed, and
+// stays as it was when no class is recorded.
+func TestClassLine(t *testing.T) {
+	sw := parseSweep(t, `sweep "class" {
+  seed        = 1
+  repetitions = 1
+  data { model = "quadratic" }
+  pipelines { names = ["tree/mean"] }
+}`)
+	cases := []struct{ class, want string }{
+		{"", ""},
+		{"arm64+fma go1.26.8", "  ·  floating-point class: arm64+fma go1.26.8"},
+		{fpclass.Any, "  ·  floating-point class: mixed (workers of any class were accepted)"},
+	}
+	for _, c := range cases {
+		st, rec := fill(t, sw, func(si, rep, pi int) (store.Result, bool, string) { return score(0.5), true, "" })
+		if c.class != "" {
+			if err := st.SetFPClass(c.class); err != nil {
+				t.Fatal(err)
+			}
+		}
+		one, err := Build(context.Background(), st, rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if one.SweepID != rec.ID+c.want {
+			t.Errorf("class %q: sweep line %q, want %q", c.class, one.SweepID, rec.ID+c.want)
+		}
+		all, err := Combined(context.Background(), st, []store.SweepRecord{rec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("class %.12s", rec.ID) + c.want; all.SweepID != want {
+			t.Errorf("class %q: combined line %q, want %q", c.class, all.SweepID, want)
+		}
 	}
 }
