@@ -1,14 +1,31 @@
 package fpclass
 
-import "runtime"
+import (
+	"runtime"
+	"strconv"
+)
 
 // Any is the class a coordinator is told to accept from every worker
 // (coordinator serve --fp-class=any): results may then differ in their
 // last bits depending on which worker computed them.
 const Any = "any"
 
-// Current returns this build's class, "GOARCH[+fma] GOVERSION", say
-// "amd64 go1.26.8" or "arm64+fma go1.26.8".
+// ScoreVersion is misslab's score version, the last part of every class.
+// Bump it with any change that alters a job's scores in any bit on one
+// platform (a learner, an imputer, the simulator, how seeds are derived):
+// a coordinator then refuses workers of the old build, and a data
+// directory holding the old scores refuses to be extended by the new
+// one. experiment's TestScoreFingerprint fails until it is bumped.
+const ScoreVersion = 1
+
+// Current returns this build's class, Platform() followed by the score
+// version: say "amd64 go1.26.8 scores/1" or "arm64+fma go1.26.8 scores/1".
+func Current() string {
+	return Platform() + " scores/" + strconv.Itoa(ScoreVersion)
+}
+
+// Platform returns the part of the class the build's platform sets,
+// "GOARCH[+fma] GOVERSION", say "amd64 go1.26.8".
 //
 // Go's compiler may fuse x·y + z into one fused multiply-add, which
 // rounds once instead of twice: it always does on arm64, ppc64, s390x
@@ -18,13 +35,13 @@ const Any = "any"
 // so change a score. The math package's functions (Exp, Log, …) have
 // per-architecture implementations, and a Go release may change them:
 // hence the architecture and the Go version. "+fma" is measured, not
-// assumed: Current runs one multiply-add whose fused and unfused results
+// assumed: Platform runs one multiply-add whose fused and unfused results
 // differ.
-func Current() string {
+func Platform() string {
 	return name(runtime.GOARCH, fuses(), runtime.Version())
 }
 
-// name composes a class from its parts.
+// name composes a platform from its parts.
 func name(arch string, fused bool, version string) string {
 	if fused {
 		arch += "+fma"

@@ -51,8 +51,12 @@ func TestFusesMatchesBuild(t *testing.T) {
 			t.Errorf("GOAMD64=v%d: fuses() = %v, want %v", level, got, want)
 		}
 	}
-	if c := Current(); !strings.HasPrefix(c, runtime.GOARCH) || !strings.HasSuffix(c, runtime.Version()) {
-		t.Errorf("Current() = %q: want GOARCH first and the Go version last", c)
+	p := Platform()
+	if !strings.HasPrefix(p, runtime.GOARCH) || !strings.HasSuffix(p, runtime.Version()) {
+		t.Errorf("Platform() = %q: want GOARCH first and the Go version last", p)
+	}
+	if c, want := Current(), p+" scores/"+strconv.Itoa(ScoreVersion); c != want {
+		t.Errorf("Current() = %q, want %q: the platform, then the score version", c, want)
 	}
 }
 
@@ -64,6 +68,7 @@ func TestAccepts(t *testing.T) {
 		{"amd64 go1.26.8", "amd64 go1.26.8", true},
 		{"amd64 go1.26.8", "amd64+fma go1.26.8", false},
 		{"amd64 go1.26.8", "amd64 go1.26.9", false},
+		{"amd64 go1.26.8 scores/2", "amd64 go1.26.8 scores/1", false},
 		{"amd64 go1.26.8", "", false},
 		{Any, "arm64+fma go1.26.8", true},
 		{Any, "", true},
