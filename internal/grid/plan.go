@@ -188,7 +188,7 @@ func (p PlanSummary) WriteText(w io.Writer) error {
 	for _, s := range p.Sweeps {
 		writeSweep(&b, s)
 	}
-	b.WriteString("\nTimes are estimates from single-core benchmarks, scaled by n, width and missing share (docs/BENCHMARKS.md); counts are exact.\n")
+	b.WriteString("\nTimes are estimates from single-core benchmarks on a cloud VM (machines differ by up to ±30%), scaled by n, width and missing share (docs/BENCHMARKS.md); counts are exact.\n")
 	if ext := p.methods(); len(ext) > 0 {
 		fmt.Fprintf(&b, "External methods (%s) are counted as %s per learner call and %s per imputer call at n = 1000,\n"+
 			"a guess from the shipped scikit-learn and R methods: misslab cannot know their cost.\n",

@@ -117,7 +117,7 @@ sweep "one" (hash HASH1)
   fixed:     model=stump d=2 rho=0 noise=1 n_train=1000 n_test=1000 eta=0
   pipelines: tree/mia
 
-Times are estimates from single-core benchmarks, scaled by n, width and missing share (docs/BENCHMARKS.md); counts are exact.
+Times are estimates from single-core benchmarks on a cloud VM (machines differ by up to ±30%), scaled by n, width and missing share (docs/BENCHMARKS.md); counts are exact.
 `
 	want = strings.NewReplacer("HASH0", f.Sweeps[0].Hash()[:12], "HASH1", f.Sweeps[1].Hash()[:12]).Replace(want)
 	if got := b.String(); got != want {
