@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"golang.org/x/term"
 
+	"github.com/misslab/misslab/internal/calibrate"
 	"github.com/misslab/misslab/internal/client"
 	"github.com/misslab/misslab/internal/embedded"
 	"github.com/misslab/misslab/internal/fpclass"
@@ -291,6 +292,8 @@ func plan(args []string) error {
 	fs.IntVar(&so.CPUsPerNode, "cpus-per-node", 32, "with --slurm: cores per node given to a worker")
 	fs.IntVar(&so.MaxNodes, "max-nodes", 64, "with --slurm: at most this many nodes")
 	fs.Float64Var(&so.TargetHours, "target-hours", 4, "with --slurm: aim to finish within this many hours")
+	calib := fs.Bool("calibrate", false, "first time Figure 3's pipelines here (five runs, about 7 s) and scale each learner "+
+		"family's level to this machine; run it where the workers will run")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -299,12 +302,33 @@ func plan(args []string) error {
 	if err != nil {
 		return err
 	}
-	p := f.Plan(grid.DefaultCostModel())
+	cost := grid.DefaultCostModel()
+	if *calib {
+		if cost, err = calibrated(cost); err != nil {
+			return err
+		}
+	}
+	p := f.Plan(cost)
 	if err := p.WriteText(os.Stdout); err != nil || !*slurm {
 		return err
 	}
 	fmt.Println()
 	return p.Slurm(so).WriteSlurm(os.Stdout, pos[0])
+}
+
+// calibrated returns cost scaled to this machine (calibrate.Model, five
+// runs) and prints what it measured.
+func calibrated(cost grid.CostModel) (grid.CostModel, error) {
+	out, factors, err := calibrate.Model(context.Background(), cost, 5)
+	if err != nil {
+		return cost, err
+	}
+	fmt.Println("Calibrated on this machine (Figure 3's pipelines, n_train = 1000, one thread; per family the mean of each pipeline's median of 5 runs):")
+	for _, f := range factors {
+		fmt.Printf("  %-7s %9.4f s against %9.4f s in the model: ×%.2f\n", f.Learner, f.Measured, f.Modelled, f.Ratio())
+	}
+	fmt.Println()
+	return out, nil
 }
 
 func run(args []string) error {
