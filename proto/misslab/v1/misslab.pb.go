@@ -1783,9 +1783,9 @@ type Hello struct {
 	CachedSweeps []string               `protobuf:"bytes,4,rep,name=cached_sweeps,json=cachedSweeps,proto3" json:"cached_sweeps,omitempty"` // sweep ids whose spec the worker has; not sent again
 	Methods      []*MethodRef           `protobuf:"bytes,5,rep,name=methods,proto3" json:"methods,omitempty"`                               // external methods the worker can run (its --methods file)
 	// fp_class is the worker build's floating-point class (architecture,
-	// fused multiply-add, Go version; see internal/fpclass). Workers of
-	// different classes can score one job differently in the last bits,
-	// so a coordinator refuses a worker of another class
+	// fused multiply-add, Go version and misslab's score version; see
+	// internal/fpclass). Workers of different classes can score one job
+	// differently, so a coordinator refuses a worker of another class
 	// (FAILED_PRECONDITION) unless it serves with --fp-class=any.
 	FpClass       string `protobuf:"bytes,6,opt,name=fp_class,json=fpClass,proto3" json:"fp_class,omitempty"`
 	unknownFields protoimpl.UnknownFields
