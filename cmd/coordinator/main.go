@@ -26,6 +26,8 @@ import (
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/methods"
 	"github.com/misslab/misslab/internal/server"
+	"github.com/misslab/misslab/internal/store"
+	"github.com/misslab/misslab/internal/verify"
 	"github.com/misslab/misslab/internal/worker"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
@@ -121,7 +123,8 @@ func serve(args []string) error {
 	log := newLogger("coordinator", *level)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := server.Options{Logger: log, LeaseTTL: *lease, MaxDeliveries: *maxDeliveries, FPClass: *fpClass}
+	opts := server.Options{Logger: log, LeaseTTL: *lease, MaxDeliveries: *maxDeliveries, FPClass: *fpClass,
+		VerifyClass: verifyClass}
 	if opts.FPClass == fpclass.Any {
 		log.Warn("accepting workers of every floating-point class: a job's scores may differ in their last bits depending on the worker that ran it")
 	}
@@ -316,6 +319,13 @@ func plan(args []string) error {
 	return p.Slurm(so).WriteSlurm(os.Stdout, pos[0])
 }
 
+// verifyClass is server.Options.VerifyClass: a data directory whose
+// results carry another floating-point class takes this build's class if
+// this build recomputes three of its stored jobs bit for bit.
+func verifyClass(ctx context.Context, st *store.Store) (int, error) {
+	return verify.Stored(ctx, st, 3)
+}
+
 // calibrated returns cost scaled to this machine (calibrate.Model, five
 // runs) and prints what it measured.
 func calibrated(cost grid.CostModel) (grid.CostModel, error) {
@@ -363,7 +373,8 @@ func run(args []string) error {
 	defer stop()
 	p := &client.Progress{Out: os.Stdout, TTY: isTTY(os.Stdout)}
 	ids, err := embedded.Run(ctx, f, embedded.Options{DataDir: *data, OutDir: *out, Parallel: *parallel,
-		Executor: exec, Logger: newLogger("run", *level), Progress: p, Methods: cat})
+		Executor: exec, Logger: newLogger("run", *level), Progress: p, Methods: cat,
+		Coord: server.Options{VerifyClass: verifyClass}})
 	if errors.Is(err, context.Canceled) {
 		return errors.New("interrupted; stored results are kept and reused by the next run")
 	}

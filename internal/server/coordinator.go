@@ -64,6 +64,14 @@ type Options struct {
 	// directory whose results were computed under a class it does not
 	// accept (see bindFPClass).
 	FPClass string
+	// VerifyClass, if set, lets Open take a data directory whose results
+	// carry another class when the coordinator accepts its own class: it
+	// recomputes a sample of the stored results in this process
+	// (cmd/coordinator passes verify.Stored) and returns how many scores
+	// it compared, with nil when every one is bit-identical; the
+	// directory then takes the coordinator's class. Nil: such a
+	// directory is refused.
+	VerifyClass func(ctx context.Context, st *store.Store) (compared int, err error)
 }
 
 // Coordinator owns a data directory: the store, its batch writer and the

@@ -1,6 +1,8 @@
 package server
 
 import (
+	"context"
+	"errors"
 	"fmt"
 
 	"github.com/misslab/misslab/internal/fpclass"
@@ -11,7 +13,8 @@ import (
 // never mix classes across restarts, upgrades or machines: a store
 // without results takes the accepted class; one whose results carry
 // another class is refused (ErrPrecondition) unless the coordinator
-// accepts that class or any. Accepting any class records "any" for
+// accepts that class or any, or this build recomputes a sample of them
+// bit for bit (Options.VerifyClass). Accepting any class records "any" for
 // good: from then on the store's scores may depend on which worker ran
 // a job. A store from before classes were recorded takes the accepted
 // class, with a warning, since its results' class is unknown.
@@ -33,10 +36,34 @@ func (c *Coordinator) bindFPClass(dir string) error {
 	case want == fpclass.Any:
 		c.log.Warn("results of one floating-point class will be mixed with others", "data", dir, "stored_fp_class", stored)
 	default:
-		return fmt.Errorf("%w: data directory %s holds results computed under floating-point class %q, "+
-			"and this coordinator accepts %q: serve it with --fp-class %q and workers of that class, "+
-			"or --fp-class any to mix classes (scores then depend on which worker ran a job), or use another data directory",
-			ErrPrecondition, dir, stored, want, stored)
+		if err := c.verifyClass(dir, stored); err != nil {
+			return fmt.Errorf("%w: data directory %s holds results computed under floating-point class %q, "+
+				"and this coordinator accepts %q (%w): serve it with --fp-class %q and workers of that class, "+
+				"or --fp-class any to mix classes (scores then depend on which worker ran a job), or use another data directory",
+				ErrPrecondition, dir, stored, want, err, stored)
+		}
 	}
 	return c.st.SetFPClass(want)
+}
+
+// errNoVerify is verifyClass's answer when it cannot vouch for the class.
+var errNoVerify = errors.New("no recomputation can vouch for it")
+
+// verifyClass checks, when the coordinator accepts its own class and has
+// Options.VerifyClass, that this build recomputes a sample of the stored
+// results bit for bit, so that the directory may take its class.
+func (c *Coordinator) verifyClass(dir, stored string) error {
+	want := c.opts.FPClass
+	if c.opts.VerifyClass == nil || want != fpclass.Current() {
+		return errNoVerify
+	}
+	c.log.Info("recomputing stored results to check this build's floating-point class", "data", dir,
+		"stored_fp_class", stored, "fp_class", want)
+	n, err := c.opts.VerifyClass(context.Background(), c.st)
+	if err != nil {
+		return fmt.Errorf("recomputed under this build: %w", err)
+	}
+	c.log.Info("stored results recomputed bit for bit: the data directory takes this build's class", "data", dir,
+		"stored_fp_class", stored, "fp_class", want, "scores", n)
+	return nil
 }

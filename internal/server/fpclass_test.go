@@ -14,6 +14,7 @@ import (
 	"github.com/misslab/misslab/internal/fpclass"
 	"github.com/misslab/misslab/internal/server"
 	"github.com/misslab/misslab/internal/store"
+	"github.com/misslab/misslab/internal/verify"
 	"github.com/misslab/misslab/internal/worker"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
@@ -146,4 +147,68 @@ func storedClass(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return class
+}
+
+// TestDataDirectoryTakesAVerifiedClass checks Options.VerifyClass: a
+// directory whose results carry another class takes the coordinator's
+// own class when this build recomputes them bit for bit, and is refused,
+// naming the difference, when it does not (scores of the deterministic
+// test executor are not the learners'), or when the coordinator accepts
+// a class other than its own, which this process cannot recompute.
+func TestDataDirectoryTakesAVerifiedClass(t *testing.T) {
+	const other = "riscv64+fma go1.99.0 scores/1"
+	verifyStored := func(ctx context.Context, st *store.Store) (int, error) { return verify.Stored(ctx, st, 3) }
+	cases := []struct {
+		name   string
+		exec   worker.Executor
+		accept string
+		taken  bool
+		says   string
+	}{
+		{"recomputed bit for bit", worker.Experiment{Threads: 1}, "", true, ""},
+		{"scores that differ", worker.Deterministic{}, "", false, "recomputed under this build"},
+		{"another class accepted", worker.Experiment{Threads: 1}, "arm64+fma go1.26.8 scores/1", false, "no recomputation can vouch"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			c := startCluster(t, dir, server.Options{})
+			stop := c.startWorker("w", 2, tc.exec)
+			c.wait(c.submit(testSweep(t, 1, 2, []float64{0.1, 0.3}, "tree/mean", "knn/gaussian")).SweepId)
+			stop()
+			c.close()
+			setClass(t, dir, other)
+
+			coord, err := server.Open(dir, server.Options{FPClass: tc.accept, VerifyClass: verifyStored})
+			if tc.taken {
+				if err != nil {
+					t.Fatalf("Open: %v, want the directory taken", err)
+				}
+				coord.Close()
+				if class := storedClass(t, dir); class != fpclass.Current() {
+					t.Fatalf("stored class %q, want %q", class, fpclass.Current())
+				}
+				return
+			}
+			if !errors.Is(err, server.ErrPrecondition) || !strings.Contains(err.Error(), tc.says) {
+				t.Fatalf("Open: %v, want ErrPrecondition saying %q", err, tc.says)
+			}
+			if class := storedClass(t, dir); class != other {
+				t.Fatalf("a refused Open changed the stored class to %q", class)
+			}
+		})
+	}
+}
+
+// setClass records class as dir's store's class.
+func setClass(t *testing.T, dir, class string) {
+	t.Helper()
+	st, err := store.Open(dir, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	if err := st.SetFPClass(class); err != nil {
+		t.Fatal(err)
+	}
 }
