@@ -1,10 +1,12 @@
 package verify
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/misslab/misslab/internal/experiment"
 	"github.com/misslab/misslab/internal/grid"
@@ -30,8 +32,9 @@ type sample struct {
 }
 
 // Stored recomputes, under the running build with one thread, up to jobs
-// stored jobs (each from a different scenario, the first of each
-// simulated sweep's scenarios in grid order that has stored results) and
+// stored jobs (each from a different scenario: the first stored
+// repetition of the simulated sweeps' scenarios, fewest training rows
+// first) and
 // compares every successful stored score of their internal pipelines
 // with the recomputed one, bit for bit: R², MSE, MAE, the imputation
 // RMSEs, the root split and its threshold. Table sweeps and pipelines
@@ -58,11 +61,9 @@ func Stored(ctx context.Context, st *store.Store, jobs int) (int, error) {
 	return compared, nil
 }
 
-// errEnough stops a sweep's result scan once its sample is taken.
-var errEnough = errors.New("enough")
-
-// choose picks the samples: per simulated sweep in store order, the
-// first stored job of each scenario until jobs are taken in all.
+// choose picks the samples: of every simulated sweep's scenarios, the
+// first stored repetition, the jobs with the fewest training rows first
+// (then in store and grid order), so that verifying stays quick.
 func choose(st *store.Store, jobs int) ([]sample, error) {
 	recs, err := st.Sweeps()
 	if err != nil {
@@ -71,28 +72,27 @@ func choose(st *store.Store, jobs int) ([]sample, error) {
 	var out []sample
 	for _, rec := range recs {
 		sw := rec.Spec
-		if len(out) >= jobs || sw == nil || sw.IsTable() {
+		if sw == nil || sw.IsTable() {
 			continue
 		}
 		err := st.SweepResults(sw, func(job, si, rep, pi int, r store.Result) error {
-			if n := len(out); n > 0 && out[n-1].sweep == sw && out[n-1].scenario == si {
-				if out[n-1].rep == rep {
-					out[n-1].add(pi, r)
-				}
-				return nil
+			n := len(out)
+			if n == 0 || out[n-1].sweep != sw || out[n-1].scenario != si {
+				out, n = append(out, sample{sweep: sw, scenario: si, rep: rep}), n+1
 			}
-			if len(out) >= jobs {
-				return errEnough
+			if out[n-1].rep == rep {
+				out[n-1].add(pi, r)
 			}
-			out = append(out, sample{sweep: sw, scenario: si, rep: rep})
-			out[len(out)-1].add(pi, r)
 			return nil
 		})
-		if err != nil && !errors.Is(err, errEnough) {
+		if err != nil {
 			return nil, err
 		}
 	}
-	return out, nil
+	slices.SortStableFunc(out, func(a, b sample) int {
+		return cmp.Compare(a.sweep.Scenarios[a.scenario].NTrain, b.sweep.Scenarios[b.scenario].NTrain)
+	})
+	return out[:min(jobs, len(out))], nil
 }
 
 // add keeps pipeline pi's stored result if it can be compared: a success

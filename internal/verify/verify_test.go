@@ -15,18 +15,19 @@ import (
 	"github.com/misslab/misslab/internal/store"
 )
 
-// testSweep is two small quadratic scenarios × 2 repetitions of a tree,
+// testSweep is two small quadratic scenarios (160 and 120 training
+// rows) × 2 repetitions of a tree,
 // a forest of 50 trees under MIA, KNN after Gaussian imputation and the
 // Bayes oracle.
 func testSweep(t *testing.T) *grid.Sweep {
 	t.Helper()
 	sw := &grid.Sweep{Name: "verify", Seed: 5, Repetitions: 2}
-	for _, rate := range []float64{0.1, 0.3} {
+	for i, rate := range []float64{0.1, 0.3} {
 		sc, err := sim.Defaults(sim.Quadratic)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sc.NTrain, sc.NTest, sc.Rate = 120, 60, rate
+		sc.NTrain, sc.NTest, sc.Rate = 160-40*i, 60, rate // the second scenario is the smaller
 		sw.Scenarios = append(sw.Scenarios, sc)
 	}
 	sw.Pipelines = []grid.Pipeline{grid.MustPipeline("tree/mean", nil),
@@ -121,5 +122,18 @@ func TestStoredNeedsAResult(t *testing.T) {
 	defer st.Close()
 	if _, err := Stored(context.Background(), st, 3); !errors.Is(err, ErrNothing) {
 		t.Fatalf("Stored on an empty store: %v, want ErrNothing", err)
+	}
+}
+
+// TestStoredStartsWithTheSmallestScenario changes a score of the larger
+// scenario: a one-job check recomputes only the smaller one and passes,
+// a two-job check finds the change.
+func TestStoredStartsWithTheSmallestScenario(t *testing.T) {
+	st := stored(t, testSweep(t), func(r *store.Result) { r.R2 = math.Nextafter(r.R2, 2) })
+	if n, err := Stored(context.Background(), st, 1); err != nil || n != 4 {
+		t.Fatalf("Stored(1 job) = %d, %v; want the 4 scores of the smaller scenario, nil", n, err)
+	}
+	if _, err := Stored(context.Background(), st, 2); !errors.Is(err, ErrDiffer) {
+		t.Fatalf("Stored(2 jobs) = %v, want ErrDiffer from the larger scenario", err)
 	}
 }
