@@ -10,32 +10,8 @@ import (
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/sim"
+	"github.com/misslab/misslab/internal/stats"
 )
-
-// Pipelines are the fits Model times: Figure 3's 37 pipelines, every
-// learner family at its paper defaults with each strategy the paper
-// gives it, the mix grid.DefaultCostModel's levels were set on.
-var Pipelines = figure3()
-
-// figure3 returns the names of Figure 3's pipelines.
-func figure3() []string {
-	imputers := []string{"mean", "mean+mask", "oor", "oor+mask", "gaussian", "gaussian+mask"}
-	strategies := map[string][]string{
-		learn.Tree:   append([]string{"mia", "surrogate", "surrogate+mask"}, imputers...),
-		learn.CTree:  {"majority", "majority+mask"},
-		learn.Forest: append([]string{"mia"}, imputers...),
-		learn.Boost:  append([]string{"mia"}, imputers...),
-		learn.SVM:    imputers,
-		learn.KNN:    imputers,
-	}
-	var out []string
-	for _, l := range []string{learn.Tree, learn.CTree, learn.Forest, learn.Boost, learn.SVM, learn.KNN} {
-		for _, s := range strategies[l] {
-			out = append(out, l+"/"+s)
-		}
-	}
-	return out
-}
 
 // Factor is one learner family's calibration: the mean over its
 // pipelines of the median measured seconds of one fit + prediction, and
@@ -51,10 +27,11 @@ type Factor struct {
 func (f Factor) Ratio() float64 { return f.Measured / f.Modelled }
 
 // Model times reps repetitions (at least 1; each takes about 1.5 s) of
-// Pipelines on Figure 3's MCAR scenario (quadratic model, d = 9, 20%
+// experiment.Figure3Pipelines, the mix grid.DefaultCostModel's levels
+// were set on, on Figure 3's MCAR scenario (quadratic model, d = 9, 20%
 // MCAR on X1..X3, n_train = n_test = 1000, one thread) and returns base
 // with each family's level (PowerLaw.Seconds) scaled by its Factor's
-// ratio, with the factors by family in Pipelines' order. Growth
+// ratio, with the factors by family in the pipelines' order. Growth
 // exponents, bends, width and missing scalings, imputers and the per-job
 // cost are kept: they are ratios, which machines share far better than
 // levels. base is not modified. Errors are the context's, or a
@@ -64,10 +41,7 @@ func Model(ctx context.Context, base grid.CostModel, reps int) (grid.CostModel, 
 	if err != nil {
 		return base, nil, err
 	}
-	job := experiment.Job{Seed: 1, Scenario: sc}
-	for _, name := range Pipelines {
-		job.Pipelines = append(job.Pipelines, grid.MustPipeline(name, nil))
-	}
+	job := experiment.Job{Seed: 1, Scenario: sc, Pipelines: experiment.Figure3Pipelines()}
 	times, err := measure(ctx, job, max(reps, 1))
 	if err != nil {
 		return base, nil, err
@@ -98,7 +72,7 @@ func familyMeans(base grid.CostModel, job experiment.Job, times [][]float64) []F
 		}
 		f := &out[len(out)-1]
 		count[len(out)-1]++
-		f.Measured += median(times[i])
+		f.Measured += stats.Quantile(slices.Sorted(slices.Values(times[i])), 0.5)
 		f.Modelled += base.FitSeconds(p, grid.FitShape(job.Scenario, p)) - base.Strategies[p.Spec().Strategy].At(job.Scenario.NTrain)
 	}
 	for i := range out {
@@ -125,15 +99,4 @@ func measure(ctx context.Context, job experiment.Job, reps int) ([][]float64, er
 		}
 	}
 	return times, nil
-}
-
-// median returns the median of xs (not empty), the mean of the middle two
-// for an even count.
-func median(xs []float64) float64 {
-	s := slices.Sorted(slices.Values(xs))
-	n := len(s)
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return (s[n/2-1] + s[n/2]) / 2
 }

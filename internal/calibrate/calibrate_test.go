@@ -7,26 +7,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/misslab/misslab/internal/experiment"
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/sim"
 )
-
-func TestMedian(t *testing.T) {
-	cases := []struct {
-		xs   []float64
-		want float64
-	}{
-		{[]float64{3}, 3},
-		{[]float64{5, 1, 3}, 3},
-		{[]float64{4, 1, 3, 2}, 2.5},
-	}
-	for _, c := range cases {
-		in := slices.Clone(c.xs)
-		if got := median(c.xs); got != c.want || !slices.Equal(in, c.xs) {
-			t.Errorf("median(%v) = %v, want %v, input unchanged", in, got, c.want)
-		}
-	}
-}
 
 // TestModelScalesOnlyLevels calibrates the default model on this machine
 // and checks that each family's calibrated mean estimate over its
@@ -47,8 +31,7 @@ func TestModelScalesOnlyLevels(t *testing.T) {
 		t.Fatal(err)
 	}
 	est, count := map[string]float64{}, map[string]int{}
-	for _, name := range Pipelines {
-		p := grid.MustPipeline(name, nil)
+	for _, p := range experiment.Figure3Pipelines() {
 		est[p.Learner()] += got.FitSeconds(p, grid.FitShape(sc, p)) - got.Strategies[p.Spec().Strategy].At(sc.NTrain)
 		count[p.Learner()]++
 	}
@@ -89,11 +72,11 @@ func families(fs []Factor) []string {
 	return out
 }
 
-// timed returns the learner families of Pipelines, in order.
+// timed returns the learner families of the timed pipelines, in order.
 func timed() []string {
 	var out []string
-	for _, name := range Pipelines {
-		if l := grid.MustPipeline(name, nil).Learner(); !slices.Contains(out, l) {
+	for _, p := range experiment.Figure3Pipelines() {
+		if l := p.Learner(); !slices.Contains(out, l) {
 			out = append(out, l)
 		}
 	}

@@ -103,7 +103,7 @@ func watchHeap() func() uint64 {
 }
 
 // BenchmarkFigure3Rep is one repetition of every pipeline of the paper's
-// Figure 3 (figure3Pipelines) on its MCAR scenario (quadratic model,
+// Figure 3 (Figure3Pipelines) on its MCAR scenario (quadratic model,
 // d = 9, 20% MCAR on X1..X3, n_train = n_test = 1000), one thread: the
 // unit of work of examples/figure3.hcl, data drawing included.
 func BenchmarkFigure3Rep(b *testing.B) {
@@ -111,7 +111,7 @@ func BenchmarkFigure3Rep(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	runJobBench(b, Job{Seed: 1, Scenario: s, Pipelines: figure3Pipelines()})
+	runJobBench(b, Job{Seed: 1, Scenario: s, Pipelines: Figure3Pipelines()})
 }
 
 // BenchmarkLarge fits and predicts single pipelines on Figure 5's

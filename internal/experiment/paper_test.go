@@ -5,29 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/sim"
 )
-
-// figure3Pipelines are the learner × strategy pairs of the paper's
-// Figure 3 (Section 5.2).
-func figure3Pipelines() []grid.Pipeline {
-	var names []string
-	add := func(learner string, strategies ...string) {
-		for _, s := range strategies {
-			names = append(names, learner+"/"+s)
-		}
-	}
-	imputers := []string{"mean", "mean+mask", "oor", "oor+mask", "gaussian", "gaussian+mask"}
-	add(learn.Tree, append([]string{"mia", "surrogate", "surrogate+mask"}, imputers...)...)
-	add(learn.CTree, "majority", "majority+mask")
-	add(learn.Forest, append([]string{"mia"}, imputers...)...)
-	add(learn.Boost, append([]string{"mia"}, imputers...)...)
-	add(learn.SVM, imputers...)
-	add(learn.KNN, imputers...)
-	return pipelines(names...)
-}
 
 // TestFigure3MCARRanges runs every learner × strategy of the paper's
 // Figure 3 on its MCAR scenario (quadratic model, d = 9, ρ = 0.5, 20% MCAR
@@ -41,7 +21,7 @@ func TestFigure3MCARRanges(t *testing.T) {
 		t.Skip("every Figure 3 pipeline at n = 1000, twice (~17 s); runs without -short, as in CI")
 	}
 	s := scenario(t, sim.Quadratic, nil)
-	ps := figure3Pipelines()
+	ps := Figure3Pipelines()
 	const reps = 2
 	mean := map[string]float64{}
 	for rep := range reps {

@@ -126,7 +126,7 @@ func scoreJobs(t *testing.T) []Job {
 	}
 	quad.NTrain, quad.NTest = 200, 100
 	fried.NTrain, fried.NTest, fried.Rate = 200, 100, 0.4
-	pipes := append(figure3Pipelines(), grid.MustPipeline("bayes/oracle", nil))
+	pipes := append(Figure3Pipelines(), grid.MustPipeline("bayes/oracle", nil))
 	return []Job{{Seed: 7, Scenario: quad, Rep: 3, Pipelines: pipes}, {Seed: 7, Scenario: fried, Rep: 1, Pipelines: pipes}}
 }
 
