@@ -27,7 +27,7 @@ func (c *Coordinator) bindFPClass(dir string) error {
 	switch {
 	case stored == want:
 		return nil
-	case !hasResults:
+	case !hasResults: // nothing to protect: the directory takes the accepted class
 	case stored == "":
 		c.log.Warn("results stored before floating-point classes were recorded: their class is unknown", "data", dir, "fp_class", want)
 	case stored == fpclass.Any:
