@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/misslab/misslab/internal/store"
 )
@@ -23,9 +24,11 @@ func checkTo(w io.Writer, args []string) error {
 	data := fs.String("data", "", "data directory holding the store, or the store file (required; read only)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: coordinator check --data DIR\n\n"+
-			"Checks a store without changing it: every page, bbolt's consistency check,\n"+
-			"the schema version and every record. Stop the coordinator first, or check a\n"+
-			"copy of its data directory. Exits non-zero on damage.\n\n")
+			"Checks a store without changing it: every page, every record's checksum\n"+
+			"and count, bbolt's consistency check, the schema version and every record,\n"+
+			"naming each damaged one. A store of an older schema is migrated in a\n"+
+			"temporary copy, to say what opening it would do. Stop the coordinator\n"+
+			"first, or check a copy of its data directory. Exits non-zero on damage.\n\n")
 		fs.PrintDefaults()
 	}
 	pos, err := parse(fs, args)
@@ -41,8 +44,9 @@ func checkTo(w io.Writer, args []string) error {
 	return err
 }
 
-// writeCheck prints what Check found: the file, what it holds, and either
-// "ok" or the problems.
+// writeCheck prints what Check found: the file, its schema and what a
+// migration would do to it, its migrations so far, what it holds, and
+// either "ok" or every problem.
 func writeCheck(w io.Writer, r store.Report, err error) {
 	if errors.Is(err, store.ErrNoStore) {
 		return // the error says it all
@@ -58,9 +62,16 @@ func writeCheck(w io.Writer, r store.Report, err error) {
 		fmt.Fprintf(w, ", results of floating-point class %q", r.FPClass)
 	}
 	fmt.Fprintln(w)
-	if r.Sweeps+r.Draws+r.Pipelines+r.Results+r.Failures > 0 {
-		fmt.Fprintf(w, "  %d sweeps, %d draws, %d pipelines, %d results (%d failed pipelines), %d failed jobs\n",
-			r.Sweeps, r.Draws, r.Pipelines, r.Results, r.ResultErrors, r.Failures)
+	for _, m := range r.History {
+		fmt.Fprintf(w, "  migrated from %s to %s (the file before: %s)\n", m.From, m.To, m.Backup)
+	}
+	for _, m := range r.Pending {
+		fmt.Fprintf(w, "  opening it read-write (coordinator serve or run) migrates it from %s to %s, after writing a backup "+
+			"beside it; on a copy, the migration rewrote %s\n", m.From, m.To, recordCounts(m.Records))
+	}
+	if r.Sweeps+r.Draws+r.Pipelines+r.Results+r.Failures+r.Tables > 0 {
+		fmt.Fprintf(w, "  %d sweeps, %d draws, %d pipelines, %d results (%d failed pipelines), %d failed jobs, %d tables\n",
+			r.Sweeps, r.Draws, r.Pipelines, r.Results, r.ResultErrors, r.Failures, r.Tables)
 	}
 	switch {
 	case err == nil:
@@ -74,4 +85,18 @@ func writeCheck(w io.Writer, r store.Report, err error) {
 			fmt.Fprintf(w, "  - and %d more\n", r.More)
 		}
 	}
+}
+
+// recordCounts says how many records of each kind a migration rewrote.
+func recordCounts(n map[string]int) string {
+	var parts []string
+	for _, b := range []string{"sweeps", "draws", "pipelines", "results", "failures", "tables", "meta"} {
+		if n[b] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[b], b))
+		}
+	}
+	if len(parts) == 0 {
+		return "no record"
+	}
+	return strings.Join(parts, ", ")
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/store"
+	"github.com/misslab/misslab/internal/storeconv"
 )
 
 // writeTestStore stores the sweep of testGrid in a new store in dir,
@@ -29,15 +30,15 @@ func writeTestStore(t *testing.T, dir string, res func(job, pipeline int) store.
 	}
 	defer st.Close()
 	id := sw.Hash()
-	if err := st.PutSweep(store.SweepRecord{ID: id, Spec: sw, Submitted: time.Now()}); err != nil {
+	if err := st.PutSweep(storeconv.New(sw, time.Now()).StoreRecord()); err != nil {
 		t.Fatal(err)
 	}
 	var recs []store.Record
 	for job := range sw.Jobs() {
 		si, rep := sw.Job(job)
-		r := store.Record{SweepID: id, Job: job, Draw: store.NewDrawKey(sw.Seed, sw.Scenarios[si]), Rep: rep}
+		r := store.Record{SweepID: id, Job: job, Draw: storeconv.DrawKey(sw.Seed, sw.Scenarios[si]), Rep: rep}
 		for pi, p := range sw.Pipelines {
-			r.Pipes = append(r.Pipes, store.NewPipeKey(p))
+			r.Pipes = append(r.Pipes, storeconv.PipeKey(p))
 			r.Results = append(r.Results, res(job, pi))
 		}
 		recs = append(recs, r)

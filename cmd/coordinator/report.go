@@ -13,6 +13,7 @@ import (
 
 	"github.com/misslab/misslab/internal/reportgen"
 	"github.com/misslab/misslab/internal/store"
+	"github.com/misslab/misslab/internal/storeconv"
 )
 
 // ReportDir is the directory under `run --out` that holds one report
@@ -78,9 +79,9 @@ func writeRunReports(ctx context.Context, data, out string, ids []string) error 
 	}
 	defer st.Close()
 	used := map[string]bool{}
-	var recs []store.SweepRecord
+	var recs []storeconv.Record
 	for _, id := range ids {
-		rec, err := st.Sweep(id)
+		rec, err := storeconv.Sweep(st, id)
 		if err != nil {
 			return err
 		}
@@ -111,7 +112,7 @@ const CombinedDir = "all-sweeps"
 // ASCII letters, digits, '.', '_' and '-' (others become '-'); a name
 // without a letter or digit is replaced by the id prefix, which is also
 // appended to a name already taken.
-func sweepDir(rec store.SweepRecord, used map[string]bool) string {
+func sweepDir(rec storeconv.Record, used map[string]bool) string {
 	name := strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '.' || r == '_' || r == '-' {
 			return r

@@ -9,6 +9,7 @@ import (
 
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/store"
+	"github.com/misslab/misslab/internal/storeconv"
 )
 
 const testGrid = `
@@ -107,7 +108,7 @@ func TestSweepDir(t *testing.T) {
 		{"figure3", "figure3-" + id[:12]},
 		{"é", id[:12] + "-" + id[:12]},
 	} {
-		if got := sweepDir(store.SweepRecord{ID: id, Spec: &grid.Sweep{Name: c.name}}, used); got != c.want {
+		if got := sweepDir(storeconv.Record{ID: id, Spec: &grid.Sweep{Name: c.name}}, used); got != c.want {
 			t.Errorf("sweepDir(%q) = %q, want %q", c.name, got, c.want)
 		}
 	}

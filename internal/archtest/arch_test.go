@@ -39,6 +39,8 @@ func allowed(t *testing.T) map[string][]string {
 			switch {
 			case w == "proto":
 				may = append(may, "proto/misslab/v1")
+			case w == "proto/store":
+				may = append(may, "proto/misslab/store/v1")
 			case w != "" && w != "—" && w != "x":
 				may = append(may, "internal/"+w)
 			}

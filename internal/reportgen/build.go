@@ -12,6 +12,7 @@ import (
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/report"
 	"github.com/misslab/misslab/internal/store"
+	"github.com/misslab/misslab/internal/storeconv"
 )
 
 // KindUnavailable is the error kind of a stored result that has no
@@ -27,8 +28,8 @@ var ErrNoSweep = errors.New("reportgen: no such sweep")
 
 // Resolve finds the sweep arg names in st (see store.Store.Resolve).
 // Errors wrap ErrNoSweep and the store's ErrNotFound or ErrAmbiguous.
-func Resolve(st *store.Store, arg string) (rec store.SweepRecord, others []string, err error) {
-	rec, others, err = st.Resolve(arg)
+func Resolve(st *store.Store, arg string) (rec storeconv.Record, others []string, err error) {
+	rec, others, err = storeconv.Resolve(st, arg)
 	if err != nil {
 		return rec, nil, fmt.Errorf("%w: %w", ErrNoSweep, err)
 	}
@@ -37,7 +38,7 @@ func Resolve(st *store.Store, arg string) (rec store.SweepRecord, others []strin
 
 // Write builds the report input of sweep rec from st and renders it into
 // dir with report.Write, returning the files written.
-func Write(ctx context.Context, st *store.Store, rec store.SweepRecord, dir string) ([]string, error) {
+func Write(ctx context.Context, st *store.Store, rec storeconv.Record, dir string) ([]string, error) {
 	in, err := Build(ctx, st, rec)
 	if err != nil {
 		return nil, err
@@ -62,13 +63,13 @@ func Write(ctx context.Context, st *store.Store, rec store.SweepRecord, dir stri
 // A pipeline is keyed by its name when no other pipeline of the sweep
 // has that name (learner settings are then listed beside the sweep id),
 // else by its canonical name with settings.
-func Build(ctx context.Context, st *store.Store, rec store.SweepRecord) (report.Input, error) {
+func Build(ctx context.Context, st *store.Store, rec storeconv.Record) (report.Input, error) {
 	sw := rec.Spec
 	if sw == nil || len(sw.Scenarios) == 0 {
 		return report.Input{}, fmt.Errorf("%w: sweep %.12s has no scenarios", ErrNoSweep, rec.ID)
 	}
 	g := newGather(sw)
-	if err := st.SweepResults(sw, func(job, si, rep, pi int, r store.Result) error {
+	if err := st.SweepResults(rec.Stored, func(job, si, rep, pi int, r store.Result) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -121,12 +122,12 @@ func classText(st *store.Store) (string, error) {
 }
 
 // jobs fills the job counts and adds the failed jobs to the failures.
-func jobs(st *store.Store, rec store.SweepRecord, g *gather, in *report.Input) error {
+func jobs(st *store.Store, rec storeconv.Record, g *gather, in *report.Input) error {
 	done := 0
-	if err := st.ScanSweep(rec.ID, rec.Spec, store.ScanFuncs{Done: func(int) { done++ }}); err != nil {
+	if err := st.ScanSweep(rec.ID, rec.Stored, store.ScanFuncs{Done: func(int) { done++ }}); err != nil {
 		return fmt.Errorf("reportgen: scan %.12s: %w", rec.ID, err)
 	}
-	fails, err := st.SweepFailures(rec.ID, rec.Spec)
+	fails, err := st.SweepFailures(rec.ID, rec.Stored)
 	if err != nil {
 		return fmt.Errorf("reportgen: failures of %.12s: %w", rec.ID, err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/misslab/misslab/internal/sim"
 	"github.com/misslab/misslab/internal/stats"
 	"github.com/misslab/misslab/internal/store"
+	"github.com/misslab/misslab/internal/storeconv"
 )
 
 // Combined builds one report input from several sweeps (the tables of a
@@ -35,7 +36,7 @@ import (
 // name that two sweeps give to different pipelines (other settings) is
 // shown with its settings (see pipelineNames). Stump choices and the
 // theory figures belong to single sweeps and are left out.
-func Combined(ctx context.Context, st *store.Store, recs []store.SweepRecord) (report.Input, error) {
+func Combined(ctx context.Context, st *store.Store, recs []storeconv.Record) (report.Input, error) {
 	in := report.Input{Sweep: "all sweeps"}
 	c := &combiner{in: &in, scen: map[string]*merged{}, names: pipelineNames(recs),
 		seen: map[resultKey]bool{}, seeds: map[uint64]bool{}, failed: map[report.Failure]bool{}}
@@ -64,7 +65,7 @@ func Combined(ctx context.Context, st *store.Store, recs []store.SweepRecord) (r
 }
 
 // WriteCombined renders Combined into dir.
-func WriteCombined(ctx context.Context, st *store.Store, recs []store.SweepRecord, dir string) ([]string, error) {
+func WriteCombined(ctx context.Context, st *store.Store, recs []storeconv.Record, dir string) ([]string, error) {
 	in, err := Combined(ctx, st, recs)
 	if err != nil {
 		return nil, err
@@ -165,7 +166,7 @@ func (c *combiner) first(k resultKey) bool {
 // canonical name: its name when no other pipeline of any sweep has it,
 // else its label with settings, else (methods of other identities) its
 // canonical name.
-func pipelineNames(recs []store.SweepRecord) map[string]string {
+func pipelineNames(recs []storeconv.Record) map[string]string {
 	byName, byLabel := map[string]map[string]bool{}, map[string]map[string]bool{}
 	note := func(m map[string]map[string]bool, k, canon string) {
 		if m[k] == nil {
@@ -255,7 +256,7 @@ type jobKey struct {
 
 // combinedJobs counts the distinct jobs of recs: planned, done (done in
 // every sweep that plans it) and failed (in some sweep).
-func combinedJobs(st *store.Store, recs []store.SweepRecord) (report.Jobs, error) {
+func combinedJobs(st *store.Store, recs []storeconv.Record) (report.Jobs, error) {
 	planned, done, failed := map[jobKey]int{}, map[jobKey]int{}, map[jobKey]bool{}
 	for _, rec := range recs {
 		sw := rec.Spec
@@ -266,10 +267,10 @@ func combinedJobs(st *store.Store, recs []store.SweepRecord) (report.Jobs, error
 		for j := range sw.Jobs() {
 			planned[job(j)]++
 		}
-		if err := st.ScanSweep(rec.ID, sw, store.ScanFuncs{Done: func(j int) { done[job(j)]++ }}); err != nil {
+		if err := st.ScanSweep(rec.ID, rec.Stored, store.ScanFuncs{Done: func(j int) { done[job(j)]++ }}); err != nil {
 			return report.Jobs{}, fmt.Errorf("reportgen: scan %.12s: %w", rec.ID, err)
 		}
-		fails, err := st.SweepFailures(rec.ID, sw)
+		fails, err := st.SweepFailures(rec.ID, rec.Stored)
 		if err != nil {
 			return report.Jobs{}, fmt.Errorf("reportgen: failures of %.12s: %w", rec.ID, err)
 		}

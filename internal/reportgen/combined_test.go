@@ -13,6 +13,7 @@ import (
 	"github.com/misslab/misslab/internal/report"
 	"github.com/misslab/misslab/internal/stats"
 	"github.com/misslab/misslab/internal/store"
+	"github.com/misslab/misslab/internal/storeconv"
 )
 
 // combinedGrid is figure5-large.hcl in miniature: "big" runs two trees
@@ -85,14 +86,14 @@ func combinedScore(sw *grid.Sweep, si, rep, pi int) float64 {
 
 // fillCombined stores the first n sweeps of combinedGrid in one store,
 // each with the results its resultFunc gives.
-func fillCombined(t *testing.T, n int, fn func(*grid.Sweep) resultFunc) (*grid.File, *store.Store, []store.SweepRecord) {
+func fillCombined(t *testing.T, n int, fn func(*grid.Sweep) resultFunc) (*grid.File, *store.Store, []storeconv.Record) {
 	t.Helper()
 	f, err := grid.Parse([]byte(combinedGrid), "combined.hcl", grid.ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := newStore(t)
-	var recs []store.SweepRecord
+	var recs []storeconv.Record
 	for _, sw := range f.Sweeps[:n] {
 		recs = append(recs, fillInto(t, st, sw, fn(sw)))
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/store"
+	"github.com/misslab/misslab/internal/storeconv"
 )
 
 // parseSweep parses a grid file holding one sweep.
@@ -23,7 +24,7 @@ func parseSweep(t *testing.T, src string) *grid.Sweep {
 type resultFunc func(si, rep, pi int) (r store.Result, ok bool, failure string)
 
 // fill stores sw in a new store and commits the results fn gives.
-func fill(t *testing.T, sw *grid.Sweep, fn resultFunc) (*store.Store, store.SweepRecord) {
+func fill(t *testing.T, sw *grid.Sweep, fn resultFunc) (*store.Store, storeconv.Record) {
 	t.Helper()
 	st := newStore(t)
 	return st, fillInto(t, st, sw, fn)
@@ -41,16 +42,16 @@ func newStore(t *testing.T) *store.Store {
 }
 
 // fillInto stores sw in st and commits the results fn gives.
-func fillInto(t *testing.T, st *store.Store, sw *grid.Sweep, fn resultFunc) store.SweepRecord {
+func fillInto(t *testing.T, st *store.Store, sw *grid.Sweep, fn resultFunc) storeconv.Record {
 	t.Helper()
-	rec := store.SweepRecord{ID: sw.Hash(), Spec: sw, Submitted: time.Now()}
-	if err := st.PutSweep(rec); err != nil {
+	rec := storeconv.New(sw, time.Now())
+	if err := st.PutSweep(rec.StoreRecord()); err != nil {
 		t.Fatal(err)
 	}
 	var recs []store.Record
 	for job := range sw.Jobs() {
 		si, rep := sw.Job(job)
-		r := store.Record{SweepID: rec.ID, Job: job, Draw: store.NewDrawKey(sw.Seed, sw.Scenarios[si]), Rep: rep}
+		r := store.Record{SweepID: rec.ID, Job: job, Draw: storeconv.DrawKey(sw.Seed, sw.Scenarios[si]), Rep: rep}
 		for pi, p := range sw.Pipelines {
 			res, ok, failure := fn(si, rep, pi)
 			if failure != "" {
@@ -58,7 +59,7 @@ func fillInto(t *testing.T, st *store.Store, sw *grid.Sweep, fn resultFunc) stor
 				break
 			}
 			if ok {
-				r.Pipes = append(r.Pipes, store.NewPipeKey(p))
+				r.Pipes = append(r.Pipes, storeconv.PipeKey(p))
 				r.Results = append(r.Results, res)
 			}
 		}

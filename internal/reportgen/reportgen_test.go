@@ -18,6 +18,7 @@ import (
 	"github.com/misslab/misslab/internal/report"
 	"github.com/misslab/misslab/internal/stats"
 	"github.com/misslab/misslab/internal/store"
+	"github.com/misslab/misslab/internal/storeconv"
 )
 
 func TestUnavailableKindMatchesExperiment(t *testing.T) {
@@ -366,8 +367,8 @@ func TestResolve(t *testing.T) {
 	var ids []string
 	for i, reps := range []string{"1", "2"} {
 		sw := parseSweep(t, strings.Replace(src, "REPS", reps, 1))
-		rec := store.SweepRecord{ID: sw.Hash(), Spec: sw, Submitted: time.Unix(int64(100+i), 0)}
-		if err := st.PutSweep(rec); err != nil {
+		rec := storeconv.New(sw, time.Unix(int64(100+i), 0))
+		if err := st.PutSweep(rec.StoreRecord()); err != nil {
 			t.Fatal(err)
 		}
 		ids = append(ids, rec.ID)
@@ -511,7 +512,7 @@ func TestClassLine(t *testing.T) {
 		if one.SweepID != rec.ID+c.want {
 			t.Errorf("class %q: sweep line %q, want %q", c.class, one.SweepID, rec.ID+c.want)
 		}
-		all, err := Combined(context.Background(), st, []store.SweepRecord{rec})
+		all, err := Combined(context.Background(), st, []storeconv.Record{rec})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/server"
 	"github.com/misslab/misslab/internal/store"
+	"github.com/misslab/misslab/internal/storeconv"
 	"github.com/misslab/misslab/internal/wire"
 	"github.com/misslab/misslab/internal/worker"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
@@ -38,7 +39,7 @@ func scores(t testing.TB, st *store.Store, sw *grid.Sweep) [][3]string {
 	var out [][3]string
 	for job := range sw.Jobs() {
 		for p := range sw.Pipelines {
-			r, ok, err := st.Lookup(sw.Seed, sw, job, p)
+			r, ok, err := st.Lookup(storeconv.ToStore(sw), job, p)
 			if err != nil || !ok {
 				t.Fatalf("job %d pipeline %d: stored %v, err %v", job, p, ok, err)
 			}
@@ -248,7 +249,7 @@ func TestBadInputIsRejected(t *testing.T) {
 	if n, _ := c.coord.Store().CountResults(); n != 4 {
 		t.Fatalf("%d results stored, want 4", n)
 	}
-	if r, _, _ := c.coord.Store().Lookup(good.Seed, good, 1, 0); r.R2 != 0.5 || r.MSE != 1 {
+	if r, _, _ := c.coord.Store().Lookup(storeconv.ToStore(good), 1, 0); r.R2 != 0.5 || r.MSE != 1 {
 		t.Fatalf("stored %+v", r)
 	}
 	rw.healthy(t)

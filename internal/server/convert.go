@@ -21,26 +21,25 @@ func storeResult(p *pb.PipelineResult) (r store.Result, why string) {
 		Root: p.GetRoot(), RootThreshold: p.GetRootThreshold(),
 		ImputeRMSETrain: math.NaN(), ImputeRMSETest: math.NaN()}
 	// An absent imputation RMSE means "does not apply", stored as NaN; a
-	// NaN sent explicitly is a bad number like any other.
-	if p.ImputeRmseTrain != nil {
-		r.ImputeRMSETrain = nanToInf(p.GetImputeRmseTrain())
-	}
-	if p.ImputeRmseTest != nil {
-		r.ImputeRMSETest = nanToInf(p.GetImputeRmseTest())
+	// NaN sent explicitly is a bad number like any other, named as sent.
+	for _, f := range []struct {
+		name string
+		v    *float64
+		to   *float64
+	}{{"impute_rmse_train", p.ImputeRmseTrain, &r.ImputeRMSETrain}, {"impute_rmse_test", p.ImputeRmseTest, &r.ImputeRMSETest}} {
+		switch {
+		case f.v == nil:
+		case math.IsNaN(*f.v) && r.ErrKind == "":
+			why = f.name + " is NaN"
+			return store.Result{ErrKind: store.KindInvalid, ErrMsg: "worker sent " + why}, why
+		default:
+			*f.to = *f.v
+		}
 	}
 	if why = r.BadNumber(); why != "" {
 		return store.Result{ErrKind: store.KindInvalid, ErrMsg: "worker sent " + why}, why
 	}
 	return r, ""
-}
-
-// nanToInf turns an explicit NaN into +Inf, which BadNumber refuses, so
-// that NaN keeps meaning "absent" in the store.
-func nanToInf(v float64) float64 {
-	if math.IsNaN(v) {
-		return math.Inf(1)
-	}
-	return v
 }
 
 // StatusToProto converts a scheduler status.

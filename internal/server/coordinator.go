@@ -20,6 +20,7 @@ import (
 	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/sched"
 	"github.com/misslab/misslab/internal/store"
+	"github.com/misslab/misslab/internal/storeconv"
 	"github.com/misslab/misslab/internal/wire"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
@@ -95,10 +96,11 @@ type Coordinator struct {
 
 // sweepInfo is what the server keeps per loaded sweep (sched.Sweep.Data).
 type sweepInfo struct {
-	spec  *grid.Sweep
-	wire  *pb.SweepSpec
-	draws []store.DrawKey // per scenario
-	pipes []store.PipeKey // per pipeline
+	spec   *grid.Sweep
+	stored *store.Sweep // spec in the store's form: what its results are keyed by
+	wire   *pb.SweepSpec
+	draws  []store.DrawKey // per scenario
+	pipes  []store.PipeKey // per pipeline
 }
 
 // Open opens the data directory, reconstructs every stored sweep's
@@ -125,6 +127,9 @@ func Open(dir string, opts Options) (*Coordinator, error) {
 		return nil, err
 	}
 	c.st = st
+	for _, m := range st.Migrations() {
+		c.log.Info("migrated the store", "data", dir, "from", m.From, "to", m.To, "backup", m.Backup, "records", m.Records)
+	}
 	key, err := st.LeaseKey()
 	if err != nil {
 		st.Close()
@@ -138,7 +143,7 @@ func Open(dir string, opts Options) (*Coordinator, error) {
 	c.sched = sched.New(sched.Options{Clock: opts.Clock, LeaseTTL: opts.LeaseTTL, MaxDeliveries: opts.MaxDeliveries,
 		SpeculateAfter: opts.SpeculateAfter, OnLeaseEnd: c.leaseEnded})
 	c.writer = st.NewWriter(opts.Writer, c.committed)
-	recs, err := st.Sweeps()
+	recs, err := storeconv.Sweeps(st)
 	if err != nil {
 		c.Close()
 		return nil, err
@@ -194,19 +199,19 @@ func (c *Coordinator) Flush(ctx context.Context) error { return c.writer.Flush(c
 
 // load builds the scheduler state of a stored sweep from its stored
 // results and failures.
-func (c *Coordinator) load(rec store.SweepRecord) (*sched.Sweep, error) {
+func (c *Coordinator) load(rec storeconv.Record) (*sched.Sweep, error) {
 	spec := rec.Spec
-	info := &sweepInfo{spec: spec, wire: wire.SpecToProto(spec)}
-	for _, sc := range spec.Scenarios {
+	info := &sweepInfo{spec: spec, stored: rec.Stored, wire: wire.SpecToProto(spec)}
+	for _, sc := range rec.Stored.Scenarios {
 		info.draws = append(info.draws, store.NewDrawKey(spec.Seed, sc))
 	}
-	for _, p := range spec.Pipelines {
+	for _, p := range rec.Stored.Pipelines {
 		info.pipes = append(info.pipes, store.NewPipeKey(p))
 	}
 	sw := sched.NewSweep(rec.ID, spec.Name, len(spec.Scenarios), spec.UnitCount(), len(spec.Pipelines))
 	sw.Data = info
 	requireMethods(sw, spec)
-	err := c.st.ScanSweep(rec.ID, spec, store.ScanFuncs{Done: sw.MarkDone, Partial: sw.MarkPartial, Failed: sw.MarkFailed})
+	err := c.st.ScanSweep(rec.ID, rec.Stored, store.ScanFuncs{Done: sw.MarkDone, Partial: sw.MarkPartial, Failed: sw.MarkFailed})
 	if err != nil {
 		return nil, fmt.Errorf("load sweep %s: %w", rec.ID, err)
 	}
@@ -265,8 +270,8 @@ func (c *Coordinator) Submit(spec *grid.Sweep) (sched.Status, error) {
 		}
 		return c.sched.Status(id)
 	}
-	rec := store.SweepRecord{ID: id, Spec: spec, Submitted: time.Now().UTC()}
-	if err := c.st.PutSweep(rec); err != nil {
+	rec := storeconv.Record{ID: id, Spec: spec, Stored: storeconv.ToStore(spec), Submitted: time.Now().UTC()}
+	if err := c.st.PutSweep(store.SweepRecord{ID: id, Spec: rec.Stored, Submitted: rec.Submitted}); err != nil {
 		return sched.Status{}, err
 	}
 	if _, err := c.load(rec); err != nil {

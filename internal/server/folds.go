@@ -18,11 +18,11 @@ import (
 // which rows have a target. A simulated sweep has no folds (an error
 // wrapping ErrPrecondition).
 func (c *Coordinator) exportFolds(ctx context.Context, w io.Writer, id string) error {
-	rec, err := c.st.Sweep(id)
+	info, err := c.info(id)
 	if err != nil {
 		return err
 	}
-	sw := rec.Spec
+	sw := info.spec
 	if !sw.IsTable() {
 		return fmt.Errorf("%w: sweep %.12s draws simulated data; only a table sweep has folds", ErrPrecondition, id)
 	}

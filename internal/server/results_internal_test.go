@@ -34,6 +34,10 @@ func TestStoreResultRefusesNumbersThatCannotBeScores(t *testing.T) {
 		{"negative fit time", with(func(p *pb.PipelineResult) { p.FitSeconds = -0.5 }), "fit_seconds is -0.5"},
 		{"+Inf predict time", with(func(p *pb.PipelineResult) { p.PredictSeconds = math.Inf(1) }), "predict_seconds is +Inf"},
 		{"NaN root threshold", with(func(p *pb.PipelineResult) { p.RootThreshold = math.NaN() }), "root_threshold is NaN"},
+		{"negative mse", with(func(p *pb.PipelineResult) { p.Mse = -5 }), "mse is -5"},
+		{"NaN imputation RMSE sent", with(func(p *pb.PipelineResult) { p.ImputeRmseTrain = ptr(math.NaN()) }), "impute_rmse_train is NaN"},
+		{"+Inf imputation RMSE", with(func(p *pb.PipelineResult) { p.ImputeRmseTest = ptr(math.Inf(1)) }), "impute_rmse_test is +Inf"},
+		{"imputation RMSE of a failure", with(func(p *pb.PipelineResult) { p.ErrKind, p.ImputeRmseTest = "fit", ptr(math.NaN()) }), ""},
 	}
 	for _, c := range cases {
 		r, why := storeResult(c.in)
@@ -53,3 +57,5 @@ func TestStoreResultRefusesNumbersThatCannotBeScores(t *testing.T) {
 		}
 	}
 }
+
+func ptr(v float64) *float64 { return &v }

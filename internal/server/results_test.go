@@ -10,6 +10,7 @@ import (
 	"github.com/misslab/misslab/internal/reportgen"
 	"github.com/misslab/misslab/internal/server"
 	"github.com/misslab/misslab/internal/store"
+	"github.com/misslab/misslab/internal/storeconv"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
 
@@ -37,7 +38,7 @@ func TestNonFiniteResultsAreStoredAsFailures(t *testing.T) {
 	}
 	st := c.coord.Store()
 	for p, want := range []string{"worker sent r2 is NaN", "worker sent fit_seconds is +Inf", ""} {
-		r, ok, err := st.Lookup(sw.Seed, sw, 0, p)
+		r, ok, err := st.Lookup(storeconv.ToStore(sw), 0, p)
 		if err != nil || !ok {
 			t.Fatalf("pipeline %d: stored %v, %v", p, ok, err)
 		}

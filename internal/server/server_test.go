@@ -16,6 +16,7 @@ import (
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/server"
 	"github.com/misslab/misslab/internal/sim"
+	"github.com/misslab/misslab/internal/storeconv"
 	"github.com/misslab/misslab/internal/wire"
 	"github.com/misslab/misslab/internal/worker"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
@@ -148,7 +149,7 @@ func checkScores(t testing.TB, coord *server.Coordinator, sw *grid.Sweep) {
 	for job := range sw.Jobs() {
 		si, rep := sw.Job(job)
 		for p := range sw.Pipelines {
-			r, ok, err := st.Lookup(sw.Seed, sw, job, p)
+			r, ok, err := st.Lookup(storeconv.ToStore(sw), job, p)
 			if err != nil || !ok {
 				t.Fatalf("job %d pipeline %d: stored %v, err %v", job, p, ok, err)
 			}

@@ -19,6 +19,7 @@ import (
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/server"
+	"github.com/misslab/misslab/internal/storeconv"
 	"github.com/misslab/misslab/internal/table"
 	"github.com/misslab/misslab/internal/wire"
 	"github.com/misslab/misslab/internal/worker"
@@ -133,7 +134,7 @@ func checkTableScores(t *testing.T, coord *server.Coordinator, sw *grid.Sweep, c
 		want := experiment.Run(context.Background(), experiment.Job{Seed: sw.Seed, Scenario: sw.Scenarios[si],
 			Rep: rep, Fold: fold, Pipelines: sw.Pipelines, Design: d}, learn.Env{Threads: 1})
 		for p, w := range want {
-			r, ok, err := coord.Store().Lookup(sw.Seed, sw, job, p)
+			r, ok, err := coord.Store().Lookup(storeconv.ToStore(sw), job, p)
 			if err != nil || !ok || r.ErrKind != "" {
 				t.Fatalf("job %d pipeline %d: stored %v %+v, err %v", job, p, ok, r, err)
 			}

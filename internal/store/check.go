@@ -1,7 +1,6 @@
 package store
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -9,7 +8,7 @@ import (
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/misslab/misslab/internal/grid"
+	storev1 "github.com/misslab/misslab/proto/misslab/store/v1"
 )
 
 // Report is what Check found in a store file.
@@ -27,8 +26,24 @@ type Report struct {
 	Results                  int // per-pipeline results
 	ResultErrors             int // of which failed pipelines (ErrKind set)
 	Failures                 int // failed jobs
+	Tables                   int // users' tables
 
-	// Problems says what is wrong, at most 20 lines; More counts the
+	// History lists the schema migrations the file went through.
+	History []Migration
+	// Pending is, for a file of an older schema, what opening it
+	// read-write would do: the migration Check ran on a temporary copy.
+	Pending []Migration
+
+	// Damaged lists the records whose frame (checksum) fails, at most
+	// 1000; DamagedMore counts the others. Problems names each.
+	Damaged     []DamagedRecord
+	DamagedMore int
+	// countProblems are the buckets whose records differ from meta
+	// "counts" (records lost or added by damage): problems, but not of
+	// the pages, so that the records can still be read and named.
+	countProblems []string
+
+	// Problems says what is wrong, at most 1000 lines; More counts the
 	// problems beyond them. Both are empty for a healthy store.
 	Problems []string
 	More     int
@@ -48,12 +63,16 @@ func (r *Report) problem(format string, args ...any) {
 // Check verifies the store at path (a data directory, or the store file
 // itself) without changing it: it opens the file read-only (waiting up
 // to 5 s for a running coordinator to let go of it), walks every page
-// reachable from the meta page in use, runs bbolt's consistency check,
-// checks the schema version, and decodes every sweep, draw, pipeline and
-// result record, checking that each sweep's draws and pipelines are
-// stored. The error wraps ErrCorrupt if anything is damaged (the report
-// lists what), ErrSchema for a file of another schema version, and
-// ErrNoStore when there is no file.
+// reachable from the meta page in use, checks every record's frame and
+// each bucket's count, runs bbolt's consistency check, checks the schema
+// version, and decodes every record, checking that each draw and
+// pipeline is stored under the key its content derives and that each
+// sweep's draws and pipelines are stored. Every damaged record is named
+// (for a result: its sweep, scenario, repetition and pipeline). A file
+// of an older schema is migrated in a temporary copy, whose outcome is
+// Report.Pending. The error wraps ErrCorrupt if anything is damaged (the
+// report lists what), ErrSchema for a file of a newer or unknown schema,
+// and ErrNoStore when there is no file.
 func Check(path string) (Report, error) {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		path = filepath.Join(path, FileName)
@@ -67,7 +86,7 @@ func Check(path string) (Report, error) {
 		r.problem("the file is empty (0 bytes)")
 		return r, emptyFileError(path)
 	}
-	db, err := openChecked(&r)
+	db, err := openWalked(&r)
 	switch {
 	case errors.Is(err, bolt.ErrTimeout):
 		return r, fmt.Errorf("store: check %s: %w (a coordinator holds it: stop it, or check a copy of the directory)", path, err)
@@ -76,22 +95,79 @@ func Check(path string) (Report, error) {
 	case err != nil:
 		return r, r.failure(err)
 	}
-	defer db.Close()
 	s := &Store{db: db, path: path}
-	err = s.view(func(tx *bolt.Tx) error {
-		for err := range tx.Check() {
-			r.problem("bbolt check: %v", err)
-		}
-		if m := tx.Bucket(bucketMeta); m != nil {
-			r.Schema, r.FPClass = string(m.Get(keySchema)), string(m.Get(keyFPClass))
-		}
-		if err := checkSchema(tx, path); err != nil {
-			return err
-		}
+	err = s.view(func(tx *bolt.Tx) error { return r.inspect(tx) })
+	db.Close()
+	if err == nil && r.OK() && r.Schema != SchemaVersion {
+		err = r.pending(filepath.Dir(path))
+	}
+	return r, r.failure(err)
+}
+
+// inspect is Check's pass over a file whose pages are sound.
+func (r *Report) inspect(tx *bolt.Tx) error {
+	for err := range tx.Check() {
+		r.problem("bbolt check: %v", err)
+	}
+	m := tx.Bucket(bucketMeta)
+	if m == nil {
+		return fmt.Errorf("%w: %s has no schema version", ErrSchema, r.Path)
+	}
+	r.Schema = string(m.Get(keySchema))
+	if n, ok := schemaNumber(r.Schema); !ok || n > currentSchema {
+		return schemaError(r.Path, r.Schema)
+	}
+	if r.Schema != SchemaVersion {
+		return nil // see pending
+	}
+	if err := checkSchema(tx, r.Path); err != nil {
+		return err
+	}
+	r.contentProblems(tx)
+	r.meta(tx)
+	r.records(tx)
+	return nil
+}
+
+// contentProblems reports whether the walk found damaged records or
+// counts that differ, and adds them to Problems: the damaged records
+// named through tx (describeDamaged), then the counts.
+func (r *Report) contentProblems(tx *bolt.Tx) bool {
+	r.describeDamaged(tx)
+	for _, p := range r.countProblems {
+		r.problem("%s", p)
+	}
+	return len(r.Damaged) > 0 || len(r.countProblems) > 0
+}
+
+// pending migrates a temporary copy of the file (of an older schema) and
+// reports what the migration did and the migrated copy's records.
+func (r *Report) pending(dir string) error {
+	s, err := openMigratedCopy(dir, r.Path)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	r.Pending = s.Migrations()
+	return s.view(func(tx *bolt.Tx) error {
+		r.meta(tx)
+		r.History = nil // the copy's own migration is Pending, not the file's history
 		r.records(tx)
 		return nil
 	})
-	return r, r.failure(err)
+}
+
+// meta reads the floating-point class and the migration history.
+func (r *Report) meta(tx *bolt.Tx) {
+	var class storev1.FPClass
+	var hist storev1.History
+	if _, err := get(tx, bucketMeta, keyFPClass, &class); err != nil {
+		r.problem("meta fp-class: %v", err)
+	}
+	if _, err := get(tx, bucketMeta, keyHistory, &hist); err != nil {
+		r.problem("meta history: %v", err)
+	}
+	r.FPClass, r.History = class.GetClass(), historyOf(&hist)
 }
 
 // failure is Check's error: err if it wraps ErrCorrupt (a read met a
@@ -100,7 +176,9 @@ func Check(path string) (Report, error) {
 func (r *Report) failure(err error) error {
 	switch {
 	case errors.Is(err, ErrCorrupt):
-		r.problem("%s", damage(err))
+		if d := damage(err); len(r.Problems) == 0 || r.Problems[len(r.Problems)-1] != d {
+			r.problem("%s", d)
+		}
 		return err
 	case !r.OK():
 		return r.corrupt()
@@ -116,90 +194,4 @@ func (r *Report) corrupt() error {
 		what = fmt.Sprintf("%s (and %d more problems)", what, n-1)
 	}
 	return corruptError(r.Path, what)
-}
-
-// records decodes every record of the store's buckets and counts them.
-func (r *Report) records(tx *bolt.Tx) {
-	draws, pipes := tx.Bucket(bucketDraws), tx.Bucket(bucketPipelines)
-	r.Sweeps = r.each(tx, bucketSweeps, sweepIDLen, func(k, v []byte) error {
-		var rec SweepRecord
-		if err := json.Unmarshal(v, &rec); err != nil {
-			return err
-		}
-		if rec.ID != string(k) || rec.Spec == nil {
-			return fmt.Errorf("record of sweep %q has no spec or another id", rec.ID)
-		}
-		return sweepRefs(rec.Spec, draws, pipes)
-	})
-	r.Draws = r.each(tx, bucketDraws, len(DrawKey{}), func(_, v []byte) error {
-		var d struct{ Scenario json.RawMessage }
-		return json.Unmarshal(v, &d)
-	})
-	r.Pipelines = r.each(tx, bucketPipelines, len(PipeKey{}), func(k, v []byte) error {
-		var p grid.Pipeline
-		if err := json.Unmarshal(v, &p); err != nil {
-			return err
-		}
-		if pk := NewPipeKey(p); string(pk[:]) != string(k) {
-			return fmt.Errorf("pipeline %s is stored under another key", p.Canonical())
-		}
-		return nil
-	})
-	r.Results = r.each(tx, bucketResults, resultKeyLen, func(_, v []byte) error {
-		res, err := decodeResult(v)
-		if err == nil && res.ErrKind != "" {
-			r.ResultErrors++
-		}
-		return err
-	})
-	r.Failures = r.each(tx, bucketFailures, sweepIDLen+8, func([]byte, []byte) error { return nil })
-}
-
-// each calls fn on every key of bucket name, checks the key length and
-// counts the records; a record that fails is a problem.
-func (r *Report) each(tx *bolt.Tx, name []byte, keyLen int, fn func(k, v []byte) error) int {
-	n := 0
-	c := tx.Bucket(name).Cursor()
-	for k, v := c.First(); k != nil; k, v = c.Next() {
-		n++
-		switch {
-		case len(k) != keyLen:
-			r.problem("%s: key %x of %d bytes, want %d", name, k, len(k), keyLen)
-		case v == nil:
-			r.problem("%s: key %x holds a bucket, not a record", name, k)
-		default:
-			if err := fn(k, v); err != nil {
-				r.problem("%s: record %s: %v", name, keyText(name, k), err)
-			}
-		}
-	}
-	return n
-}
-
-// sweepRefs checks that the draws and pipelines a sweep refers to are
-// stored (PutSweep writes them before the record).
-func sweepRefs(sw *grid.Sweep, draws, pipes *bolt.Bucket) error {
-	missing := 0
-	for _, sc := range sw.Scenarios {
-		if k := NewDrawKey(sw.Seed, sc); draws.Get(k[:]) == nil {
-			missing++
-		}
-	}
-	if missing > 0 {
-		return fmt.Errorf("%d of its %d draws are not stored", missing, len(sw.Scenarios))
-	}
-	for _, p := range sw.Pipelines {
-		if k := NewPipeKey(p); pipes.Get(k[:]) == nil {
-			return fmt.Errorf("its pipeline %s is not stored", p.Canonical())
-		}
-	}
-	return nil
-}
-
-// keyText shows a key in a problem: sweep ids as text, others in hex.
-func keyText(bucket, k []byte) string {
-	if string(bucket) == string(bucketSweeps) {
-		return fmt.Sprintf("%.12q", k)
-	}
-	return fmt.Sprintf("%x", k)
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	bolt "go.etcd.io/bbolt"
@@ -35,6 +36,13 @@ func (e *damageError) Error() string {
 }
 
 func (e *damageError) Unwrap() error { return ErrCorrupt }
+
+// recordError is the error, wrapping ErrCorrupt, of a stored record that
+// fails its frame or does not decode; what names the record (its sweep,
+// scenario, repetition and pipeline where known).
+func (s *Store) recordError(what string, err error) error {
+	return corruptError(s.path, what+" is damaged ("+err.Error()+")")
+}
 
 // damage returns what is wrong according to err: the problem alone if
 // err is a damageError, else err's text.
@@ -73,18 +81,32 @@ func boltOpen(path string, mode os.FileMode, o bolt.Options) (db *bolt.DB, err e
 	}()
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	db, err = bolt.Open(path, mode, &o)
-	if errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrChecksum) || errors.Is(err, berrors.ErrVersionMismatch) {
+	switch {
+	case errors.Is(err, berrors.ErrInvalid) || errors.Is(err, berrors.ErrChecksum) || errors.Is(err, berrors.ErrVersionMismatch):
 		return nil, corruptError(path, fmt.Sprintf("bbolt cannot open it: %v", err))
+	case err != nil && strings.Contains(err.Error(), "file size too small"): // bbolt has no sentinel for it
+		return nil, corruptError(path, fmt.Sprintf("the file has %d bytes, fewer than a bbolt file's two meta pages "+
+			"(truncated, or not a store)", fileSize(path)))
 	}
 	return db, err
 }
 
-// openChecked opens the store file at r.Path read-only (a shared lock:
-// it waits up to 5 s for a writer to let go) and walks its pages,
-// filling r; it fails with an error wrapping ErrCorrupt if any reachable
-// page is damaged, since bbolt would panic on such a file, possibly where
-// nothing can recover.
-func openChecked(r *Report) (*bolt.DB, error) {
+// fileSize returns the size of the file at path, -1 if it cannot tell.
+func fileSize(path string) int64 {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return -1
+	}
+	return fi.Size()
+}
+
+// openWalked opens the store file at r.Path read-only (a shared lock: it
+// waits up to 5 s for a writer to let go) and walks its pages, filling r;
+// it fails with an error wrapping ErrCorrupt if any reachable page is
+// damaged, since bbolt would panic on such a file, possibly where nothing
+// can recover. Records whose frames fail are listed in r.Damaged, not
+// refused: the pages that hold them are sound.
+func openWalked(r *Report) (*bolt.DB, error) {
 	db, err := boltOpen(r.Path, 0o444, bolt.Options{ReadOnly: true, Timeout: 5 * time.Second})
 	if err != nil {
 		return nil, err
@@ -101,6 +123,23 @@ func openChecked(r *Report) (*bolt.DB, error) {
 	return db, nil
 }
 
+// openChecked is openWalked that also refuses a file with a damaged
+// record, naming what it is (see describeDamaged), or with a bucket whose
+// records differ from meta "counts".
+func openChecked(r *Report) (*bolt.DB, error) {
+	db, err := openWalked(r)
+	if err != nil || len(r.Damaged) == 0 && len(r.countProblems) == 0 {
+		return db, err
+	}
+	s := &Store{db: db, path: r.Path}
+	if err := s.view(func(tx *bolt.Tx) error { r.contentProblems(tx); return nil }); err != nil {
+		db.Close()
+		return nil, err
+	}
+	db.Close()
+	return nil, r.corrupt()
+}
+
 // view runs fn in a read transaction; a bbolt panic (a damaged page met
 // after Open) becomes an error wrapping ErrCorrupt.
 func (s *Store) view(fn func(*bolt.Tx) error) (err error) {
@@ -114,23 +153,35 @@ func (s *Store) view(fn func(*bolt.Tx) error) (err error) {
 
 // update runs fn in a write transaction, after the write hook; a bbolt
 // panic becomes an error wrapping ErrCorrupt.
-func (s *Store) update(fn func(*bolt.Tx) error) error {
-	return s.write(func(tx *bolt.Tx) error {
+func (s *Store) update(fn func(*wtx) error) error {
+	return s.write(func(w *wtx) error {
 		if s.opts.WriteHook != nil {
 			if err := s.opts.WriteHook(); err != nil {
 				return err
 			}
 		}
-		return fn(tx)
+		return fn(w)
 	})
 }
 
-// write runs fn in a write transaction, without the write hook. It does
-// what bolt.DB.Update does except on a panic: Update's deferred rollback
-// would rebuild the free list by walking the (damaged) file on a
-// goroutine of its own, where the next panic kills the process; write
-// rolls back without that walk and marks the store damaged.
-func (s *Store) write(fn func(*bolt.Tx) error) (err error) {
+// write runs fn in a write transaction without the write hook, then
+// updates meta "counts" (see wtx).
+func (s *Store) write(fn func(*wtx) error) error {
+	return s.boltWrite(func(tx *bolt.Tx) error {
+		w := &wtx{tx: tx, delta: map[string]int64{}}
+		if err := fn(w); err != nil {
+			return err
+		}
+		return w.finish()
+	})
+}
+
+// boltWrite runs fn in a bbolt write transaction. It does what
+// bolt.DB.Update does except on a panic: Update's deferred rollback would
+// rebuild the free list by walking the (damaged) file on a goroutine of
+// its own, where the next panic kills the process; boltWrite rolls back
+// without that walk and marks the store damaged.
+func (s *Store) boltWrite(fn func(*bolt.Tx) error) (err error) {
 	if err := s.damaged(); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -246,6 +247,7 @@ func TestCheck(t *testing.T) {
 	rep, err := Check(dir)
 	must(t, err)
 	want := Report{Path: path, Schema: SchemaVersion, Sweeps: 1, Draws: 200, Pipelines: 3, Results: 3000, Failures: 1}
+
 	if rep.Path != want.Path || rep.Schema != want.Schema || rep.Sweeps != 1 || rep.Draws != 200 ||
 		rep.Pipelines != 3 || rep.Results != 3000 || rep.ResultErrors != 0 || rep.Failures != 1 || !rep.OK() {
 		t.Errorf("report %+v, want counts of %+v", rep, want)
@@ -260,14 +262,14 @@ func TestCheck(t *testing.T) {
 		t.Errorf("Check of the file path: %+v, %v", r2, err)
 	}
 
-	// Damage that bbolt's pages do not show: an undecodable result, a
-	// missing draw. Written with bbolt directly.
+	// Damage that bbolt's pages do not show: a result whose value is not
+	// the one framed, a lost draw. Written with bbolt directly.
 	db, err := bolt.Open(path, 0o644, nil)
 	must(t, err)
 	must(t, db.Update(func(tx *bolt.Tx) error {
 		c := tx.Bucket(bucketResults).Cursor()
 		k, _ := c.First()
-		if err := tx.Bucket(bucketResults).Put(bytes.Clone(k), []byte{9, 9}); err != nil {
+		if err := tx.Bucket(bucketResults).Put(bytes.Clone(k), []byte{9, 9, 9, 9, 9}); err != nil {
 			return err
 		}
 		dk, _ := tx.Bucket(bucketDraws).Cursor().First()
@@ -275,18 +277,32 @@ func TestCheck(t *testing.T) {
 	}))
 	must(t, db.Close())
 	rep, err = Check(dir)
-	if !errors.Is(err, ErrCorrupt) || len(rep.Problems) != 2 || rep.Results != 3000 || rep.Draws != 199 {
+	if !errors.Is(err, ErrCorrupt) || len(rep.Problems) != 3 || rep.Results != 3000 || rep.Draws != 199 || len(rep.Damaged) != 1 {
 		t.Fatalf("after damaging two records: %v, %+v", err, rep)
 	}
-	if !strings.Contains(rep.Problems[0], id[:12]) || !strings.Contains(rep.Problems[0], "1 of its 200 draws") ||
-		!strings.Contains(rep.Problems[1], "results") {
-		t.Errorf("problems %q: want the sweep's missing draw, then the result", rep.Problems)
+	for i, want := range [][]string{
+		{`the result of sweep "t", scenario `, ", rep 0, pipeline ", "is damaged (checksum mismatch)"},
+		{"bucket draws holds 199 records, but 200 were written", "1 records were lost"},
+		{id[:12], "1 of its 200 draws"},
+	} {
+		for _, w := range want {
+			if !strings.Contains(rep.Problems[i], w) {
+				t.Errorf("problem %d %q does not say %q", i, rep.Problems[i], w)
+			}
+		}
+	}
+	s, err := Open(dir, Options{})
+	if err == nil {
+		s.Close()
+	}
+	if !errors.Is(err, ErrCorrupt) || !strings.Contains(err.Error(), rep.Problems[0]) {
+		t.Errorf("Open of the damaged store: %v, want ErrCorrupt naming the result", err)
 	}
 
 	other := t.TempDir()
-	s, err := Open(other, Options{})
+	s, err = Open(other, Options{})
 	must(t, err)
-	must(t, s.write(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keySchema, []byte("misslab-store/99")) }))
+	must(t, s.boltWrite(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keySchema, []byte("misslab-store/99")) }))
 	must(t, s.Close())
 	if rep, err := Check(other); !errors.Is(err, ErrSchema) || errors.Is(err, ErrCorrupt) || rep.Schema != "misslab-store/99" {
 		t.Errorf("other schema: %v, %+v; want ErrSchema", err, rep)
@@ -360,5 +376,29 @@ func TestCallerPanicIsNotDamage(t *testing.T) {
 	}
 	if err := s.Commit([]Record{record(id, sw, 0, 0)}); err != nil {
 		t.Errorf("commit after the callbacks' panics: %v", err)
+	}
+}
+
+// TestShortFileIsRefused: a store file truncated short of its two meta
+// pages (a failed copy) is refused as damaged, naming the file and, once
+// its first page is whole, its size, not with bbolt's bare "file size
+// too small".
+func TestShortFileIsRefused(t *testing.T) {
+	src, _ := openTest(t, Options{})
+	whole, err := os.ReadFile(src.path)
+	must(t, err)
+	for _, size := range []int{1, 100, 4095, 8191} {
+		dir := t.TempDir()
+		must(t, os.WriteFile(filepath.Join(dir, FileName), whole[:size], 0o644))
+		s, err := Open(dir, Options{})
+		if err == nil {
+			s.Close()
+		}
+		wantCorrupt(t, fmt.Sprintf("Open of %d bytes", size), err, dir)
+		if size >= 4095 && !strings.Contains(fmt.Sprint(err), fmt.Sprintf("has %d bytes", size)) {
+			t.Errorf("Open of %d bytes: %v does not say how short the file is", size, err)
+		}
+		_, err = Check(dir)
+		wantCorrupt(t, fmt.Sprintf("Check of %d bytes", size), err, dir)
 	}
 }

@@ -12,8 +12,6 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/misslab/misslab/internal/atomicfile"
-	"github.com/misslab/misslab/internal/grid"
-	"github.com/misslab/misslab/internal/sim"
 )
 
 // CSVHeader is the header of the tidy results table: one row per sweep,
@@ -104,12 +102,20 @@ func (s *Store) exportSweep(cw *csv.Writer, rec SweepRecord) error {
 				}
 				job := rep*len(sw.Scenarios) + si
 				for pi, p := range sw.Pipelines {
-					v := b.Get(resultKey(dk, rep, pipes[pi]))
+					k := resultKey(dk, rep, pipes[pi])
+					v := b.Get(k)
 					msg, failed := failures[job]
 					if v == nil && !failed {
 						continue
 					}
-					if err := writeMetrics(cw, row, p, v, msg); err != nil {
+					r := Result{ErrKind: "job", ErrMsg: msg}
+					if v != nil {
+						var err error
+						if r, err = decodeResult(k, v); err != nil {
+							return s.recordError(resultName(sw, si, rep, pi), err)
+						}
+					}
+					if err := writeMetrics(cw, row, p, r); err != nil {
 						return err
 					}
 				}
@@ -119,7 +125,7 @@ func (s *Store) exportSweep(cw *csv.Writer, rec SweepRecord) error {
 	})
 }
 
-func fillScenario(row []string, rec SweepRecord, si int, sc sim.Scenario) {
+func fillScenario(row []string, rec SweepRecord, si int, sc Scenario) {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	cols := make([]string, len(sc.Columns))
 	for i, c := range sc.Columns {
@@ -146,19 +152,10 @@ func cell(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
-// writeMetrics writes the four metric rows of one pipeline result (v nil:
-// the job failed with failure).
-func writeMetrics(cw *csv.Writer, row []string, p grid.Pipeline, v []byte, failure string) error {
+// writeMetrics writes the metric rows of one pipeline result (a job's
+// failure is a result of kind "job").
+func writeMetrics(cw *csv.Writer, row []string, p Pipeline, r Result) error {
 	row[14] = p.Canonical()
-	var r Result
-	if v != nil {
-		var err error
-		if r, err = decodeResult(v); err != nil {
-			return err
-		}
-	} else {
-		r.ErrKind, r.ErrMsg = "job", failure
-	}
 	vals := []float64{r.R2, r.MSE, r.FitSeconds, r.PredictSeconds}
 	metrics := Metrics
 	if r.Root != "" && r.ErrKind == "" {

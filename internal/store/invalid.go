@@ -27,7 +27,7 @@ func (r Result) BadNumber() string {
 		name             string
 		v                float64
 		nonNeg, nanValid bool
-	}{{"r2", r.R2, false, false}, {"mse", r.MSE, false, false}, {"fit_seconds", r.FitSeconds, true, false},
+	}{{"r2", r.R2, false, false}, {"mse", r.MSE, true, false}, {"fit_seconds", r.FitSeconds, true, false},
 		{"predict_seconds", r.PredictSeconds, true, false}, {"mae", r.MAE, true, false},
 		{"impute_rmse_train", r.ImputeRMSETrain, true, true}, {"impute_rmse_test", r.ImputeRMSETest, true, true}} {
 		nan := math.IsNaN(f.v)

@@ -2,9 +2,12 @@ package store
 
 import (
 	"crypto/rand"
+	"errors"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
+
+	storev1 "github.com/misslab/misslab/proto/misslab/store/v1"
 )
 
 // leaseKeyLen is the length of the lease key in bytes.
@@ -15,14 +18,20 @@ const leaseKeyLen = 32
 // a coordinator on this data directory has the same key and no other
 // process does. The coordinator signs each lease with it (an HMAC of
 // sweep, job and token) so that after a restart it can adopt a job a
-// worker really holds, and refuse a made-up claim. Adding the key needs
-// no schema change: a store without one gets one on first use. Errors
+// worker really holds, and refuse a made-up claim. A store without one gets one on first use. Errors
 // wrap ErrWrite (or ErrCorrupt for a damaged file, or a key of the wrong
 // length).
 func (s *Store) LeaseKey() ([]byte, error) {
 	var key []byte
 	err := s.view(func(tx *bolt.Tx) error {
-		key = append(key, tx.Bucket(bucketMeta).Get(keyLeaseKey)...)
+		var m storev1.LeaseKey
+		ok, err := get(tx, bucketMeta, keyLeaseKey, &m)
+		if err != nil {
+			return s.recordError("the lease key", err)
+		}
+		if ok {
+			key = append([]byte{}, m.GetKey()...)
+		}
 		return nil
 	})
 	if err != nil || key != nil {
@@ -32,16 +41,23 @@ func (s *Store) LeaseKey() ([]byte, error) {
 	if _, err := rand.Read(fresh); err != nil {
 		return nil, fmt.Errorf("%w: lease key: %w", ErrWrite, err)
 	}
-	err = s.write(func(tx *bolt.Tx) error {
-		m := tx.Bucket(bucketMeta)
-		if old := m.Get(keyLeaseKey); old != nil { // another Open raced us
-			key = append([]byte(nil), old...)
+	err = s.write(func(w *wtx) error {
+		var m storev1.LeaseKey
+		ok, err := get(w.tx, bucketMeta, keyLeaseKey, &m)
+		if err != nil {
+			return s.recordError("the lease key", err)
+		}
+		if ok { // another Open raced us
+			key = append([]byte{}, m.GetKey()...)
 			return nil
 		}
 		key = fresh
-		return m.Put(keyLeaseKey, fresh)
+		return w.put(bucketMeta, keyLeaseKey, &storev1.LeaseKey{Key: fresh})
 	})
 	if err != nil {
+		if errors.Is(err, ErrCorrupt) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("%w: lease key: %w", ErrWrite, err)
 	}
 	return checkLeaseKey(s.path, key, nil)

@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 
 	bolt "go.etcd.io/bbolt"
-
-	"github.com/misslab/misslab/internal/grid"
 )
 
 // ErrNoStore is returned by OpenReadOnly when the directory holds no
@@ -20,10 +18,13 @@ var ErrNoStore = errors.New("store: no store in directory")
 // OpenReadOnly opens the store in dir for reading only: it never creates
 // the directory or the file (an error wrapping ErrNoStore says there is
 // none), never writes, and takes a shared lock, so several readers may
-// open the same copy of a data directory. Like Open it times out after
-// 5 s when a process holds the file for writing (a running coordinator),
-// fails with ErrSchema for another schema version and with ErrCorrupt for
-// a damaged or empty file. Write methods of the returned Store fail.
+// open the same copy of a data directory. A file of an older schema is
+// left as it is: a copy of it in a temporary directory is migrated and
+// read instead (removed by Close; Migrations says what was done). Like
+// Open it times out after 5 s when a process holds the file for writing
+// (a running coordinator), fails with ErrSchema for a newer or unknown
+// schema and with ErrCorrupt for a damaged or empty file. Write methods
+// of the returned Store fail.
 func OpenReadOnly(dir string) (*Store, error) {
 	path := filepath.Join(dir, FileName)
 	if _, err := os.Stat(path); err != nil {
@@ -39,36 +40,60 @@ func OpenReadOnly(dir string) (*Store, error) {
 	if err != nil {
 		return nil, openError(dir, err)
 	}
-	s := &Store{db: db, path: path}
-	if err := s.view(func(tx *bolt.Tx) error { return checkSchema(tx, path) }); err != nil {
-		db.Close()
-		return nil, err
+	s := &Store{db: db, path: path, dataDir: dir}
+	v, err := s.schema()
+	if err == nil && v == SchemaVersion {
+		err = s.view(func(tx *bolt.Tx) error { return checkSchema(tx, path) })
 	}
-	return s, nil
+	if err != nil || v == SchemaVersion {
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		return s, nil
+	}
+	db.Close()
+	if n, ok := schemaNumber(v); !ok || n > currentSchema {
+		return nil, schemaError(path, v)
+	}
+	return openMigratedCopy(dir, path)
+}
+
+// schema returns the schema version the file holds, "" if none.
+func (s *Store) schema() (string, error) {
+	var v string
+	err := s.view(func(tx *bolt.Tx) error {
+		if m := tx.Bucket(bucketMeta); m != nil {
+			v = string(m.Get(keySchema))
+		}
+		return nil
+	})
+	return v, err
 }
 
 // checkSchema fails with an error wrapping ErrSchema unless tx sees a
-// store of this build's schema version with all its buckets.
+// store of this build's schema version with all its buckets. It is the
+// one check of a file's schema: Open, OpenReadOnly and Check call it.
 func checkSchema(tx *bolt.Tx, path string) error {
 	m := tx.Bucket(bucketMeta)
 	if m == nil {
 		return fmt.Errorf("%w: %s has no schema version", ErrSchema, path)
 	}
 	if v := m.Get(keySchema); string(v) != SchemaVersion {
-		return fmt.Errorf("%w: file has %q, this build reads %q", ErrSchema, v, SchemaVersion)
+		return schemaError(path, string(v))
 	}
 	for _, b := range allBuckets {
 		if tx.Bucket(b) == nil {
-			return fmt.Errorf("%w: %s lacks bucket %s", ErrSchema, path, b)
+			return fmt.Errorf("%w: %s lacks bucket %s", ErrCorrupt, path, b)
 		}
 	}
 	return nil
 }
 
 // ResultFunc receives one stored result of a sweep: job is its index in
-// the sweep (grid.Sweep.Job inverts it), scenario and pipeline index
+// the sweep (Sweep.Job inverts it), scenario and pipeline index
 // sw.Scenarios and sw.Pipelines, rep is the unit (the repetition, or
-// repetition·K + fold of a table sweep: see grid.Sweep.Fold).
+// repetition·K + fold of a table sweep: see Sweep.Fold).
 type ResultFunc func(job, scenario, rep, pipeline int, r Result) error
 
 // SweepResults calls fn for every stored result of sw's jobs, in grid
@@ -80,7 +105,7 @@ type ResultFunc func(job, scenario, rep, pipeline int, r Result) error
 // pipelines come with ErrKind set. fn runs inside one read transaction
 // (a consistent snapshot) and must not write to the store; an error from
 // fn stops the scan and is returned as is.
-func (s *Store) SweepResults(sw *grid.Sweep, fn ResultFunc) error {
+func (s *Store) SweepResults(sw *Sweep, fn ResultFunc) error {
 	fn = fn.guarded()
 	pipes := make([]PipeKey, len(sw.Pipelines))
 	for i, p := range sw.Pipelines {
@@ -97,13 +122,14 @@ func (s *Store) SweepResults(sw *grid.Sweep, fn ResultFunc) error {
 			}
 			for rep := range sw.UnitCount() {
 				for pi := range pipes {
-					v := b.Get(resultKey(dk, rep, pipes[pi]))
+					k := resultKey(dk, rep, pipes[pi])
+					v := b.Get(k)
 					if v == nil {
 						continue
 					}
-					r, err := decodeResult(v)
+					r, err := decodeResult(k, v)
 					if err != nil {
-						return fmt.Errorf("store: scenario %d rep %d pipeline %s: %w", si, rep, sw.Pipelines[pi].Canonical(), err)
+						return s.recordError(resultName(sw, si, rep, pi), err)
 					}
 					if err := fn(rep*nScen+si, si, rep, pi, r); err != nil {
 						return err
@@ -124,7 +150,7 @@ type JobFailure struct {
 
 // SweepFailures returns the failed jobs of sweep id (whose spec is sw),
 // in job order. A job that later produced results is no longer failed.
-func (s *Store) SweepFailures(id string, sw *grid.Sweep) ([]JobFailure, error) {
+func (s *Store) SweepFailures(id string, sw *Sweep) ([]JobFailure, error) {
 	if len(id) != sweepIDLen {
 		return nil, fmt.Errorf("%w: %q is not a full sweep id", ErrNotFound, id)
 	}
@@ -137,9 +163,25 @@ func (s *Store) SweepFailures(id string, sw *grid.Sweep) ([]JobFailure, error) {
 				continue
 			}
 			si, rep := sw.Job(job)
-			out = append(out, JobFailure{Job: job, Scenario: si, Rep: rep, Message: string(v)})
+			msg, err := decodeFailure(k, v)
+			if err != nil {
+				return s.recordError(fmt.Sprintf("the failure of job %d (scenario %d, unit %d) of sweep %q (%s)", job, si, rep, sw.Name, shortID(id)), err)
+			}
+			out = append(out, JobFailure{Job: job, Scenario: si, Rep: rep, Message: msg})
 		}
 		return nil
 	})
 	return out, err
+}
+
+// resultName names the result of pipeline pi on unit u of scenario si of
+// sw in an error, with the values of the columns that find it in the
+// exported CSV: sweep, scenario, rep (and fold) and pipeline.
+func resultName(sw *Sweep, si, u, pi int) string {
+	rep, fold := sw.Fold(u)
+	where := fmt.Sprintf("rep %d", rep)
+	if sw.Scenarios[si].Table != nil {
+		where += fmt.Sprintf(", fold %d", fold+1)
+	}
+	return fmt.Sprintf("the result of sweep %q, scenario %d, %s, pipeline %s", sw.Name, si, where, sw.Pipelines[pi].Canonical())
 }

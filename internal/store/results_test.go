@@ -1,8 +1,6 @@
 package store
 
 import (
-	"bytes"
-	"encoding/binary"
 	"encoding/csv"
 	"errors"
 	"math"
@@ -187,56 +185,6 @@ func TestOpenReadOnlyWhileWritten(t *testing.T) {
 	}
 }
 
-// encodeV2 writes a Result as version 2 did (no MAE, no imputation
-// RMSEs), byte by byte.
-func encodeV2(r Result) []byte {
-	b := []byte{2}
-	for _, v := range []float64{r.R2, r.MSE, r.FitSeconds, r.PredictSeconds} {
-		b = binary.BigEndian.AppendUint64(b, math.Float64bits(v))
-	}
-	for _, s := range []string{r.ErrKind, r.ErrMsg, r.Root} {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
-	return binary.BigEndian.AppendUint64(b, math.Float64bits(r.RootThreshold))
-}
-
-// TestResultVersions: version 3 keeps MAE and the imputation RMSEs bit
-// for bit (NaN included); a version-2 value reads back with MAE 0 and NaN
-// imputation RMSEs; a truncated or extended value is corrupt.
-func TestResultVersions(t *testing.T) {
-	nan := math.Float64frombits(0x7ff8000000000001) // a NaN with a payload
-	r := Result{R2: 0.5, MSE: 2, Root: "X2", RootThreshold: -1.5, MAE: 0.75, ImputeRMSETrain: nan, ImputeRMSETest: 0.125}
-	v3 := encodeResult(r)
-	if v3[0] != 3 {
-		t.Fatalf("version byte %d, want 3", v3[0])
-	}
-	got, err := decodeResult(v3)
-	must(t, err)
-	for _, c := range [][3]any{{"mae", got.MAE, r.MAE}, {"train", got.ImputeRMSETrain, r.ImputeRMSETrain},
-		{"test", got.ImputeRMSETest, r.ImputeRMSETest}, {"threshold", got.RootThreshold, r.RootThreshold}} {
-		if math.Float64bits(c[1].(float64)) != math.Float64bits(c[2].(float64)) {
-			t.Errorf("%s: %v, want %v", c[0], c[1], c[2])
-		}
-	}
-	old := Result{R2: 0.25, MSE: 3, FitSeconds: 1, PredictSeconds: 2, Root: "M1", RootThreshold: math.Inf(-1)}
-	got, err = decodeResult(encodeV2(old))
-	must(t, err)
-	if got.R2 != old.R2 || got.MSE != old.MSE || got.Root != "M1" || !math.IsInf(got.RootThreshold, -1) ||
-		got.MAE != 0 || !math.IsNaN(got.ImputeRMSETrain) || !math.IsNaN(got.ImputeRMSETest) {
-		t.Errorf("version-2 value decodes to %+v", got)
-	}
-	if why := got.BadNumber(); why != "" {
-		t.Errorf("an old success reads as bad: %s", why)
-	}
-	for _, bad := range [][]byte{v3[:len(v3)-8], v3[:len(v3)-1], append(bytes.Clone(v3), 0), append(encodeV2(old), make([]byte, 8)...),
-		append([]byte{4}, v3[1:]...), append([]byte{0}, v3[1:]...)} {
-		if _, err := decodeResult(bad); !errors.Is(err, errCorrupt) {
-			t.Errorf("decode of %d bytes (version %d): %v, want errCorrupt", len(bad), bad[0], err)
-		}
-	}
-}
-
 // TestBadNumberMAEAndImputation: MAE must be finite and ≥ 0; an imputation
 // RMSE may be NaN (not applicable) but not ±Inf or negative; failures are
 // never bad.
@@ -253,6 +201,8 @@ func TestBadNumberMAEAndImputation(t *testing.T) {
 		{"mae NaN", func(r *Result) { r.MAE = math.NaN() }, "mae is NaN"},
 		{"mae Inf", func(r *Result) { r.MAE = math.Inf(1) }, "mae is +Inf"},
 		{"mae negative", func(r *Result) { r.MAE = -0.1 }, "mae is -0.1"},
+		{"mse negative", func(r *Result) { r.MSE = -5 }, "mse is -5"},
+		{"mse zero", func(r *Result) { r.MSE = 0 }, ""},
 		{"train -Inf", func(r *Result) { r.ImputeRMSETrain = math.Inf(-1) }, "impute_rmse_train is -Inf"},
 		{"test +Inf", func(r *Result) { r.ImputeRMSETest = math.Inf(1) }, "impute_rmse_test is +Inf"},
 		{"test negative", func(r *Result) { r.ImputeRMSETest = -2 }, "impute_rmse_test is -2"},

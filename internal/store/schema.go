@@ -1,44 +1,48 @@
 package store
 
 import (
-	"crypto/sha256"
-	"encoding/binary"
 	"fmt"
-	"math"
 	"strconv"
-
-	"github.com/misslab/misslab/internal/grid"
-	"github.com/misslab/misslab/internal/sim"
+	"strings"
 )
 
-// The whole on-disk layout lives in this file. Every bucket is top-level.
+// The whole on-disk layout of schema misslab-store/2 lives here; the
+// values are the messages of proto/misslab/store/v1, each framed with a
+// CRC-32C of bucket, key and bytes (codec.go). Every bucket is top-level.
 //
-//	meta      "schema"                      → SchemaVersion
-//	meta      "lease-key"                   → 32 random bytes, made once (see LeaseKey)
-//	meta      "fp-class"                    → floating-point class of the stored results
-//	                                          (see FPClass; absent before it was recorded)
-//	sweeps    sweep id (64 hex bytes)       → JSON sweepRecord
-//	draws     DrawKey (16)                  → JSON drawRecord {seed, scenario}
-//	pipelines PipeKey (8)                   → JSON grid.Pipeline
-//	results   DrawKey | rep u32 BE | PipeKey (28) → encoded Result (version 3;
-//	                                                 versions 1 and 2 still decode,
-//	                                                 see decodeResult)
-//	failures  sweep id (64) | job u64 BE    → last error text
-//	tables    SHA-256 (64 lowercase hex)    → JSON tableRecord {size, name, added}
+//	meta      "schema"                      → SchemaVersion, plain text, unframed
+//	meta      "counts"                      → Counts: records per data bucket
+//	meta      "lease-key"                   → LeaseKey: 32 random bytes, made once
+//	meta      "fp-class"                    → FPClass of the stored results
+//	meta      "history"                     → History of the schema migrations
+//	sweeps    sweep id (64 hex bytes)       → Sweep
+//	draws     DrawKey (16)                  → Draw {seed, scenario, table}
+//	pipelines PipeKey (8)                   → Pipeline
+//	results   DrawKey | unit u32 BE | PipeKey (28) → Result
+//	failures  sweep id (64) | job u64 BE    → Failure {last error text}
+//	tables    SHA-256 (64 lowercase hex)    → TableEntry {size, name, added}
 //
 // A table's bytes are not in the bbolt file: they are the file
 // tables/<sha256> in the data directory (next to FileName), written before
-// its record (temporary file, fsync, rename; see PutTable). The tables
-// bucket is the one bucket not made on open: the first PutTable creates it,
-// and every reader takes a missing bucket for "no table", so a store from
-// before tables opens (also read-only) unchanged and SchemaVersion stays.
+// its record (temporary file, fsync, rename; see PutTable).
 //
 // A result's key depends only on (seed, scenario canonical encoding,
-// repetition, pipeline canonical name), never on the sweep or file it
-// came from, so overlapping sweeps share results pipeline by pipeline.
+// unit, pipeline canonical encoding; keys.go), never on the sweep or file
+// it came from, so overlapping sweeps share results pipeline by pipeline.
 // Sweep progress is not stored: it is recomputed from results and
 // failures when a sweep is loaded, so a crash loses nothing but the
 // uncommitted batch.
+//
+// Integrity: every value but the schema's is framed, and meta "counts"
+// holds how many records each data bucket has, updated in the same
+// transaction as the records. Every open walks the file's pages
+// (verify.go) and checks each value's frame and each bucket's count, so a
+// damaged byte anywhere in a reachable page is reported (ErrCorrupt),
+// never read as data, and a record lost from a page is noticed.
+//
+// Schema history: misslab-store/1 kept JSON encodings of the
+// coordinator's domain types and unframed values (migrate_v1.go reads
+// it); Open migrates an older file forward (migrate.go).
 var (
 	bucketMeta      = []byte("meta")
 	bucketSweeps    = []byte("sweeps")
@@ -46,167 +50,52 @@ var (
 	bucketPipelines = []byte("pipelines")
 	bucketResults   = []byte("results")
 	bucketFailures  = []byte("failures")
-	bucketTables    = []byte("tables") // made by the first PutTable, not in allBuckets
+	bucketTables    = []byte("tables")
 
-	allBuckets = [][]byte{bucketMeta, bucketSweeps, bucketDraws, bucketPipelines, bucketResults, bucketFailures}
+	// dataBuckets are the buckets whose records meta "counts" counts, in
+	// the order of Counts.buckets (sorted by name).
+	dataBuckets = [][]byte{bucketDraws, bucketFailures, bucketPipelines, bucketResults, bucketSweeps, bucketTables}
+	allBuckets  = append([][]byte{bucketMeta}, dataBuckets...)
 
 	keySchema   = []byte("schema")
+	keyCounts   = []byte("counts")
 	keyLeaseKey = []byte("lease-key")
 	keyFPClass  = []byte("fp-class")
+	keyHistory  = []byte("history")
 )
 
-// SchemaVersion is written once into a new store; Open refuses a store
-// with any other value (ErrSchema) rather than misread it.
-const SchemaVersion = "misslab-store/1"
+// schemaPrefix is the part of a schema version before its number.
+const schemaPrefix = "misslab-store/"
 
-// resultVersion is the first byte of every encoded Result. Version 2 adds
-// the root split after the error message, version 3 the MAE and the two
-// imputation RMSEs after the root threshold; versions 1 and 2 are still
-// read.
-const resultVersion = 3
+// SchemaVersion is the schema this build writes. Open migrates a file of
+// an older schema to it (see migrations) and refuses one of a newer
+// schema with ErrSchema, naming both.
+const SchemaVersion = schemaPrefix + "2"
 
-// DrawKey identifies the data a job draws: SHA-256 of the seed and the
-// scenario's canonical encoding, truncated to 16 bytes.
-type DrawKey [16]byte
-
-// PipeKey identifies a pipeline: SHA-256 of its canonical name, truncated
-// to 8 bytes.
-type PipeKey [8]byte
-
-// NewDrawKey returns the key of (seed, scenario).
-func NewDrawKey(seed uint64, sc sim.Scenario) DrawKey {
-	h := sha256.Sum256([]byte("seed=" + strconv.FormatUint(seed, 10) + "\x00" + sc.Canonical()))
-	var k DrawKey
-	copy(k[:], h[:])
-	return k
+// schemaNumber returns the number of schema version v ("misslab-store/2"
+// → 2), or false if v is not a schema version.
+func schemaNumber(v string) (int, bool) {
+	n, err := strconv.Atoi(strings.TrimPrefix(v, schemaPrefix))
+	if err != nil || !strings.HasPrefix(v, schemaPrefix) || n < 1 || strconv.Itoa(n) != v[len(schemaPrefix):] {
+		return 0, false
+	}
+	return n, true
 }
 
-// NewPipeKey returns the key of a pipeline.
-func NewPipeKey(p grid.Pipeline) PipeKey {
-	h := sha256.Sum256([]byte(p.Canonical()))
-	var k PipeKey
-	copy(k[:], h[:])
-	return k
-}
+// currentSchema is SchemaVersion's number.
+var currentSchema, _ = schemaNumber(SchemaVersion)
 
-const (
-	jobKeyLen    = 16 + 4
-	resultKeyLen = jobKeyLen + 8
-	sweepIDLen   = 64
-)
-
-func jobKey(d DrawKey, rep int) []byte {
-	k := make([]byte, jobKeyLen, resultKeyLen)
-	copy(k, d[:])
-	binary.BigEndian.PutUint32(k[16:], uint32(rep))
-	return k
-}
-
-func resultKey(d DrawKey, rep int, p PipeKey) []byte {
-	return append(jobKey(d, rep), p[:]...)
-}
-
-func failureKey(sweepID string, job int) []byte {
-	k := make([]byte, 0, sweepIDLen+8)
-	k = append(k, sweepID...)
-	return binary.BigEndian.AppendUint64(k, uint64(job))
-}
-
-// Result is the stored outcome of one pipeline on one job. ErrKind is
-// empty on success; otherwise the numbers are zero and ErrMsg says why.
-//
-// MAE is the mean absolute error on the test set, in the target's units.
-// ImputeRMSETrain and ImputeRMSETest are the RMSE of the imputed values
-// on the training and test sets (each column standardised by its training
-// sd), NaN when not applicable (the pipeline does not impute, or no
-// imputed entry has a known truth). A result stored before version 3 reads
-// back with MAE 0 (what a worker that does not measure it sends) and both
-// imputation RMSEs NaN.
-type Result struct {
-	R2, MSE                         float64
-	FitSeconds, PredictSeconds      float64 // wall-clock seconds
-	ErrKind, ErrMsg                 string
-	Root                            string  // a tree's first split variable ("X1"), or empty
-	RootThreshold                   float64 // its threshold
-	MAE                             float64 // mean absolute error on the test set
-	ImputeRMSETrain, ImputeRMSETest float64 // NaN: not applicable
-}
-
-// maxErrText bounds the error text kept per result, so a worker cannot
-// bloat the store with one message.
-const maxErrText = 4096
-
-func encodeResult(r Result) []byte {
-	kind, msg, root := truncate(r.ErrKind, 64), truncate(r.ErrMsg, maxErrText), truncate(r.Root, 64)
-	b := make([]byte, 0, 1+64+3*binary.MaxVarintLen64+len(kind)+len(msg)+len(root))
-	b = append(b, resultVersion)
-	for _, v := range []float64{r.R2, r.MSE, r.FitSeconds, r.PredictSeconds} {
-		b = binary.BigEndian.AppendUint64(b, math.Float64bits(v))
+// schemaError is the ErrSchema error for a file whose schema this build
+// cannot open: v is what the file holds.
+func schemaError(path, v string) error {
+	n, ok := schemaNumber(v)
+	switch {
+	case !ok:
+		return fmt.Errorf("%w: %s holds schema %.80q, which no misslab writes (this build reads %s and older)", ErrSchema, path, v, SchemaVersion)
+	case n > currentSchema:
+		return fmt.Errorf("%w: %s has schema %s, written by a newer misslab; this build reads up to %s: use that newer build, "+
+			"or a data directory of its own for this one", ErrSchema, path, v, SchemaVersion)
 	}
-	for _, s := range []string{kind, msg, root} {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		b = append(b, s...)
-	}
-	for _, v := range []float64{r.RootThreshold, r.MAE, r.ImputeRMSETrain, r.ImputeRMSETest} {
-		b = binary.BigEndian.AppendUint64(b, math.Float64bits(v))
-	}
-	return b
-}
-
-// errCorrupt is the error of a result value that does not decode.
-var errCorrupt = fmt.Errorf("%w: a result value does not decode", ErrCorrupt)
-
-// tailFloats is the number of float64s after the strings, by version.
-var tailFloats = [resultVersion + 1]int{1: 0, 2: 1, 3: 4}
-
-// decodeResult reads a Result of any version: version 1 has no root split
-// (two strings, nothing after them), version 2 the root and its threshold,
-// version 3 also MAE and the imputation RMSEs. Before version 3, MAE is 0
-// and the imputation RMSEs are NaN (not measured).
-func decodeResult(b []byte) (Result, error) {
-	if len(b) < 33 || b[0] < 1 || b[0] > resultVersion {
-		return Result{}, fmt.Errorf("%w (%d bytes)", errCorrupt, len(b))
-	}
-	v := b[0]
-	var f [4]float64
-	for i := range f {
-		f[i] = math.Float64frombits(binary.BigEndian.Uint64(b[1+8*i:]))
-	}
-	rest := b[33:]
-	strs := make([]string, 3)
-	if v == 1 {
-		strs = strs[:2]
-	}
-	for i := range strs {
-		n, w := binary.Uvarint(rest)
-		if w <= 0 || uint64(len(rest)-w) < n {
-			return Result{}, errCorrupt
-		}
-		strs[i] = string(rest[w : w+int(n)])
-		rest = rest[w+int(n):]
-	}
-	r := Result{R2: f[0], MSE: f[1], FitSeconds: f[2], PredictSeconds: f[3], ErrKind: strs[0], ErrMsg: strs[1],
-		ImputeRMSETrain: math.NaN(), ImputeRMSETest: math.NaN()}
-	if v == 1 {
-		return r, nil // as before version 2, bytes after the strings are not checked
-	}
-	if len(rest) != 8*tailFloats[v] {
-		return Result{}, errCorrupt
-	}
-	var tail [4]float64
-	for i := range tailFloats[v] {
-		tail[i] = math.Float64frombits(binary.BigEndian.Uint64(rest[8*i:]))
-	}
-	r.Root, r.RootThreshold = strs[2], tail[0]
-	if v >= 3 {
-		r.MAE, r.ImputeRMSETrain, r.ImputeRMSETest = tail[1], tail[2], tail[3]
-	}
-	return r, nil
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n]
+	return fmt.Errorf("%w: %s has schema %s, older than this build's %s: open it read-write once (coordinator serve or run) to migrate it",
+		ErrSchema, path, v, SchemaVersion)
 }

@@ -13,8 +13,6 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-
-	"github.com/misslab/misslab/internal/grid"
 )
 
 // Sentinel errors. The RPC layer maps them to gRPC status codes.
@@ -44,25 +42,34 @@ type Options struct {
 	// NoSync skips fsync after each commit (benchmarks only: a crash may
 	// then lose committed batches, never corrupt the file).
 	NoSync bool
+	// noBackup skips the backup before a migration (the migration of a
+	// temporary copy, see OpenReadOnly and Check).
+	noBackup bool
 }
 
 // Store is an open data directory. Its methods are safe for concurrent use.
 type Store struct {
-	db     *bolt.DB
-	opts   Options
-	path   string                // the bbolt file
-	broken atomic.Pointer[error] // set once a transaction met a damaged page
+	db       *bolt.DB
+	opts     Options
+	path     string                // the bbolt file
+	dataDir  string                // the data directory of its tables (next to the original file)
+	broken   atomic.Pointer[error] // set once a transaction met a damaged page
+	migrated []Migration           // what Open migrated, oldest step first
+	cleanup  func()                // removes a temporary copy at Close, or nil
 
 	// chunkDone, if set, is called after each transaction of draws that
 	// PutSweep commits (tests use it to interleave other writes).
 	chunkDone func(done, total int)
 }
 
-// Open opens (creating if needed) the store in dir. It fails with an error
-// wrapping ErrSchema if the file has a different schema version, with one
-// wrapping ErrCorrupt if the file is damaged (its pages are checked before
-// bbolt reads them) or is empty although it existed before this call, and
-// times out after 5 s if another process holds the file.
+// Open opens (creating if needed) the store in dir. A file of an older
+// schema is migrated forward to SchemaVersion in one transaction, after
+// a backup copy of it is written beside it (see Migrations). It fails
+// with an error wrapping ErrSchema if the file has a newer or unknown
+// schema, with one wrapping ErrCorrupt if the file is damaged (its pages
+// and records are checked before bbolt reads them) or is empty although
+// it existed before this call, and times out after 5 s if another
+// process holds the file.
 func Open(dir string, opts Options) (*Store, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("store: create data directory: %w", err)
@@ -88,8 +95,8 @@ func Open(dir string, opts Options) (*Store, error) {
 		}
 		return nil, openError(dir, err)
 	}
-	s := &Store{db: db, opts: opts, path: path}
-	if err := s.write(s.initSchema); err != nil {
+	s := &Store{db: db, opts: opts, path: path, dataDir: dir}
+	if err := s.initSchema(); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -129,22 +136,59 @@ func refuseEmpty(path string) error {
 	return nil
 }
 
-func (s *Store) initSchema(tx *bolt.Tx) error {
-	if m := tx.Bucket(bucketMeta); m != nil {
-		if v := m.Get(keySchema); string(v) != SchemaVersion {
-			return fmt.Errorf("%w: file has %q, this build reads %q", ErrSchema, v, SchemaVersion)
+// initSchema makes a new file's buckets and records, or migrates an
+// older file forward, or refuses a newer one.
+func (s *Store) initSchema() error {
+	var v []byte
+	if err := s.view(func(tx *bolt.Tx) error {
+		if m := tx.Bucket(bucketMeta); m != nil {
+			v = bytes.Clone(m.Get(keySchema))
 		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	switch {
+	case v == nil:
+		return s.boltWrite(initTx)
+	case string(v) == SchemaVersion:
+		return s.view(func(tx *bolt.Tx) error { return checkSchema(tx, s.path) })
+	}
+	n, ok := schemaNumber(string(v))
+	if !ok || n > currentSchema {
+		return schemaError(s.path, string(v))
+	}
+	return s.migrate(n)
+}
+
+// initTx writes an empty store of schema SchemaVersion. A file whose
+// meta bucket has no schema but holds anything else is refused: it is
+// not a new store.
+func initTx(tx *bolt.Tx) error {
+	if k, _ := tx.Cursor().First(); k != nil {
+		return fmt.Errorf("%w: the file holds bucket %q but no schema version: not a misslab store", ErrSchema, k)
 	}
 	for _, b := range allBuckets {
-		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+		if _, err := tx.CreateBucket(b); err != nil {
 			return fmt.Errorf("%w: create bucket %s: %w", ErrWrite, b, err)
 		}
+	}
+	if err := writeCounts(tx, map[string]uint64{}); err != nil {
+		return fmt.Errorf("%w: %w", ErrWrite, err)
 	}
 	return tx.Bucket(bucketMeta).Put(keySchema, []byte(SchemaVersion))
 }
 
-// Close closes the file.
-func (s *Store) Close() error { return s.db.Close() }
+// Close closes the file (and removes the temporary migrated copy of a
+// read-only open of an older file).
+func (s *Store) Close() error {
+	err := s.db.Close()
+	if s.cleanup != nil {
+		s.cleanup()
+		s.cleanup = nil
+	}
+	return err
+}
 
 // ScanFuncs receive what ScanSweep finds. Jobs with no stored result at
 // all are not reported. Any func may be nil.
@@ -157,7 +201,7 @@ type ScanFuncs struct {
 // ScanSweep reconstructs a sweep's progress from the stored results and
 // failures alone: one cursor seek per scenario, so a sweep with no stored
 // result costs one seek per scenario, not one per job.
-func (s *Store) ScanSweep(id string, sw *grid.Sweep, f ScanFuncs) error {
+func (s *Store) ScanSweep(id string, sw *Sweep, f ScanFuncs) error {
 	f = f.guarded()
 	pipeIdx := make(map[PipeKey]int, len(sw.Pipelines))
 	for i, p := range sw.Pipelines {
@@ -190,9 +234,15 @@ func (s *Store) ScanSweep(id string, sw *grid.Sweep, f ScanFuncs) error {
 		}
 		fc := tx.Bucket(bucketFailures).Cursor()
 		for k, v := fc.Seek([]byte(id)); k != nil && bytes.HasPrefix(k, []byte(id)); k, v = fc.Next() {
-			if job := int(binary.BigEndian.Uint64(k[sweepIDLen:])); job < sw.Jobs() {
-				f.Failed(job, string(v))
+			job := int(binary.BigEndian.Uint64(k[sweepIDLen:]))
+			if job >= sw.Jobs() {
+				continue
 			}
+			msg, err := decodeFailure(k, v)
+			if err != nil {
+				return s.recordError(fmt.Sprintf("the failure of job %d of sweep %q (%s)", job, sw.Name, shortID(id)), err)
+			}
+			f.Failed(job, msg)
 		}
 		return nil
 	})
@@ -217,11 +267,10 @@ func report(job int, found []bool, f ScanFuncs) {
 
 // ClearFailures forgets the failed jobs of a sweep so that they run again.
 func (s *Store) ClearFailures(id string) error {
-	err := s.update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketFailures)
-		c := b.Cursor()
+	err := s.update(func(w *wtx) error {
+		c := w.tx.Bucket(bucketFailures).Cursor()
 		for k, _ := c.Seek([]byte(id)); k != nil && bytes.HasPrefix(k, []byte(id)); k, _ = c.Seek([]byte(id)) {
-			if err := b.Delete(k); err != nil {
+			if err := w.del(bucketFailures, bytes.Clone(k)); err != nil {
 				return err
 			}
 		}
@@ -235,9 +284,9 @@ func (s *Store) ClearFailures(id string) error {
 
 // Lookup returns the stored result of one pipeline on one job, and
 // whether there is one.
-func (s *Store) Lookup(seed uint64, sw *grid.Sweep, job, pipeline int) (Result, bool, error) {
+func (s *Store) Lookup(sw *Sweep, job, pipeline int) (Result, bool, error) {
 	si, rep := sw.Job(job)
-	k := resultKey(NewDrawKey(seed, sw.Scenarios[si]), rep, NewPipeKey(sw.Pipelines[pipeline]))
+	k := resultKey(NewDrawKey(sw.Seed, sw.Scenarios[si]), rep, NewPipeKey(sw.Pipelines[pipeline]))
 	var (
 		r  Result
 		ok bool
@@ -249,8 +298,10 @@ func (s *Store) Lookup(seed uint64, sw *grid.Sweep, job, pipeline int) (Result, 
 		}
 		ok = true
 		var err error
-		r, err = decodeResult(v)
-		return err
+		if r, err = decodeResult(k, v); err != nil {
+			return s.recordError(fmt.Sprintf("the result of pipeline %s on job %d of sweep %q", sw.Pipelines[pipeline].Canonical(), job, sw.Name), err)
+		}
+		return nil
 	})
 	return r, ok, err
 }

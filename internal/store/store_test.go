@@ -3,9 +3,11 @@ package store
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/hex"
 	"errors"
-	"math"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,26 +17,39 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
-
-	"github.com/misslab/misslab/internal/grid"
-	"github.com/misslab/misslab/internal/sim"
 )
 
-func testSweep(t testing.TB, rates []float64, reps int, pipes ...string) *grid.Sweep {
+// quadratic returns the paper's Model 1 scenario (d = 9, ρ = 0.5,
+// σ = 0.1, n = 1000 each) with MCAR at rate on X1..X3.
+func quadratic(rate float64) Scenario {
+	return Scenario{Model: "quadratic", D: 9, Rho: 0.5, Noise: 0.1, NTrain: 1000, NTest: 1000,
+		Mechanism: "mcar", Rate: rate, Columns: []int{0, 1, 2}}
+}
+
+func testSweep(t testing.TB, rates []float64, reps int, pipes ...string) *Sweep {
 	t.Helper()
-	sw := &grid.Sweep{Name: "t", Seed: 42, Repetitions: reps}
+	sw := &Sweep{Name: "t", Seed: 42, Repetitions: reps}
 	for _, r := range rates {
-		sc, err := sim.Defaults(sim.Quadratic)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sc.Rate = r
-		sw.Scenarios = append(sw.Scenarios, sc)
+		sw.Scenarios = append(sw.Scenarios, quadratic(r))
 	}
 	for _, p := range pipes {
-		sw.Pipelines = append(sw.Pipelines, grid.MustPipeline(p, nil))
+		sw.Pipelines = append(sw.Pipelines, Pipeline{Name: p})
 	}
 	return sw
+}
+
+// testHash is a sweep id for tests: SHA-256 of the seed, repetitions and
+// canonical encodings, as the coordinator derives one.
+func testHash(sw *Sweep) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "seed=%d;reps=%d\n", sw.Seed, sw.Repetitions)
+	for _, sc := range sw.Scenarios {
+		h.Write([]byte(sc.Canonical() + "\n"))
+	}
+	for _, p := range sw.Pipelines {
+		h.Write([]byte(p.Canonical() + "\n"))
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 func openTest(t testing.TB, opts Options) (*Store, string) {
@@ -50,7 +65,7 @@ func openTest(t testing.TB, opts Options) (*Store, string) {
 
 // record builds the results of the given pipelines of job i; the values
 // encode (job, pipeline) so that a test can check where each one landed.
-func record(id string, sw *grid.Sweep, job int, pipes ...int) Record {
+func record(id string, sw *Sweep, job int, pipes ...int) Record {
 	si, rep := sw.Job(job)
 	r := Record{SweepID: id, Job: job, Draw: NewDrawKey(sw.Seed, sw.Scenarios[si]), Rep: rep}
 	for _, p := range pipes {
@@ -60,16 +75,16 @@ func record(id string, sw *grid.Sweep, job int, pipes ...int) Record {
 	return r
 }
 
-func put(t testing.TB, s *Store, sw *grid.Sweep) string {
+func put(t testing.TB, s *Store, sw *Sweep) string {
 	t.Helper()
-	id := sw.Hash()
+	id := testHash(sw)
 	if err := s.PutSweep(SweepRecord{ID: id, Spec: sw, Submitted: time.Now()}); err != nil {
 		t.Fatal(err)
 	}
 	return id
 }
 
-func scan(t *testing.T, s *Store, id string, sw *grid.Sweep) (done []int, partial map[int][]int, failed map[int]string) {
+func scan(t *testing.T, s *Store, id string, sw *Sweep) (done []int, partial map[int][]int, failed map[int]string) {
 	t.Helper()
 	partial, failed = map[int][]int{}, map[int]string{}
 	err := s.ScanSweep(id, sw, ScanFuncs{
@@ -81,44 +96,6 @@ func scan(t *testing.T, s *Store, id string, sw *grid.Sweep) (done []int, partia
 		t.Fatal(err)
 	}
 	return done, partial, failed
-}
-
-func TestResultEncodingIsBitExact(t *testing.T) {
-	for _, r := range []Result{
-		{R2: math.Copysign(0, -1), MSE: math.Inf(1), FitSeconds: math.NaN(), PredictSeconds: 5e-324},
-		{R2: 0.1 + 0.2, MSE: math.MaxFloat64, ErrKind: "fit", ErrMsg: "singular ∑"},
-		{R2: 0.5, Root: "M3", RootThreshold: math.Inf(1)},
-	} {
-		got, err := decodeResult(encodeResult(r))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, pair := range [][2]float64{{got.R2, r.R2}, {got.MSE, r.MSE}, {got.FitSeconds, r.FitSeconds}, {got.PredictSeconds, r.PredictSeconds}} {
-			if math.Float64bits(pair[0]) != math.Float64bits(pair[1]) {
-				t.Errorf("field %d: bits %x, want %x", i, math.Float64bits(pair[0]), math.Float64bits(pair[1]))
-			}
-		}
-		if got.ErrKind != r.ErrKind || got.ErrMsg != r.ErrMsg {
-			t.Errorf("error %q/%q, want %q/%q", got.ErrKind, got.ErrMsg, r.ErrKind, r.ErrMsg)
-		}
-		if got.Root != r.Root || math.Float64bits(got.RootThreshold) != math.Float64bits(r.RootThreshold) {
-			t.Errorf("root %q at %v, want %q at %v", got.Root, got.RootThreshold, r.Root, r.RootThreshold)
-		}
-	}
-	// A version-1 value (no root split) written by an earlier misslab
-	// still decodes.
-	v1 := append([]byte{1}, make([]byte, 32)...)
-	v1[1] = 0x3f // R2 = 2^-... a non-zero first float
-	v1 = append(v1, 1, 'k', 0)
-	if got, err := decodeResult(v1); err != nil || got.ErrKind != "k" || got.R2 == 0 || got.Root != "" {
-		t.Errorf("version-1 value decodes to %+v, %v", got, err)
-	}
-	full := encodeResult(Result{ErrKind: "x", Root: "X1"})
-	for _, bad := range [][]byte{nil, {2}, {3}, append(full[:34], 9), full[:len(full)-1], append(full, 0)} {
-		if _, err := decodeResult(bad); !errors.Is(err, errCorrupt) {
-			t.Errorf("decode %x: err %v, want errCorrupt", bad, err)
-		}
-	}
 }
 
 // TestScanReconstructsProgress: progress comes from results alone, and an
@@ -160,7 +137,7 @@ func TestScanReconstructsProgress(t *testing.T) {
 	if done, _, failed = scan(t, s, ida, a); len(failed) != 0 || len(done) != 3 {
 		t.Fatalf("after retry: done %v failed %v", done, failed)
 	}
-	r, ok, err := s.Lookup(a.Seed, a, 4, 1)
+	r, ok, err := s.Lookup(a, 4, 1)
 	if err != nil || !ok || r.R2 != 4.1 || r.MSE != 0.2 {
 		t.Fatalf("lookup job 4 pipeline 1: %+v %v %v", r, ok, err)
 	}
@@ -182,7 +159,7 @@ func TestSweepLookupByPrefix(t *testing.T) {
 	// Two ids sharing a first hex digit make that digit ambiguous.
 	for r := 0.2; ; r += 0.01 {
 		other := testSweep(t, []float64{r}, 1, "tree/mia")
-		if other.Hash()[0] == id[0] {
+		if testHash(other)[0] == id[0] {
 			put(t, s, other)
 			break
 		}
@@ -260,7 +237,7 @@ func TestWriterRetriesAndReportsWriteFailures(t *testing.T) {
 func TestExportCSVIsTidy(t *testing.T) {
 	s, dir := openTest(t, Options{})
 	sw := testSweep(t, []float64{0.1, 0.25}, 2, "tree/mia", "svm/mean")
-	sw.Pipelines[1] = grid.MustPipeline("svm/mean", map[string]float64{"cost": 2})
+	sw.Pipelines[1] = Pipeline{Name: "svm/mean", Settings: []Setting{{Key: "cost", Value: 2}}}
 	id := put(t, s, sw)
 	bad := record(id, sw, 1, 0, 1)
 	bad.Results[1] = Result{ErrKind: "fit", ErrMsg: "did not converge"}
@@ -305,13 +282,6 @@ func TestExportCSVIsTidy(t *testing.T) {
 	}
 	if sawNA != 12 || sawFailed != 8 {
 		t.Errorf("NA rows %d (want 4 pipeline error + 8 failed-job), failed-job rows %d", sawNA, sawFailed)
-	}
-}
-
-func must(t testing.TB, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
 	}
 }
 

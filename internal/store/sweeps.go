@@ -2,40 +2,15 @@ package store
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
 	"sort"
-	"time"
 
 	bolt "go.etcd.io/bbolt"
 
-	"github.com/misslab/misslab/internal/grid"
-	"github.com/misslab/misslab/internal/sim"
+	storev1 "github.com/misslab/misslab/proto/misslab/store/v1"
 )
-
-// SweepRecord is what the store keeps about a submitted sweep.
-type SweepRecord struct {
-	ID        string      `json:"id"` // grid.Sweep.Hash()
-	Spec      *grid.Sweep `json:"spec"`
-	Cancelled bool        `json:"cancelled"`
-	Submitted time.Time   `json:"submitted"`
-}
-
-// rawSweepRecord is a SweepRecord whose spec (and time) stay undecoded
-// JSON, for SetCancelled.
-type rawSweepRecord struct {
-	ID        string          `json:"id"`
-	Spec      json.RawMessage `json:"spec"`
-	Cancelled bool            `json:"cancelled"`
-	Submitted json.RawMessage `json:"submitted"`
-}
-
-type drawRecord struct {
-	Seed     uint64 `json:"seed"`
-	Scenario any    `json:"scenario"`
-}
 
 // drawChunk is the most draw records PutSweep writes in one transaction:
 // a sweep of 100,000 scenarios takes 20 short transactions, and result
@@ -51,9 +26,12 @@ const drawChunk = 5000
 // it refers to does. Storing a sweep again replaces its record. Errors
 // wrap ErrWrite.
 func (s *Store) PutSweep(rec SweepRecord) error {
-	val, err := json.Marshal(rec)
+	if len(rec.ID) != sweepIDLen || rec.Spec == nil {
+		return fmt.Errorf("store: put sweep %.80q: an id of %d bytes and a spec are needed", rec.ID, sweepIDLen)
+	}
+	msg, err := sweepMessage(rec)
 	if err != nil {
-		return fmt.Errorf("store: encode sweep: %w", err)
+		return err
 	}
 	sw := rec.Spec
 	for lo := 0; lo < len(sw.Scenarios); lo += drawChunk {
@@ -65,21 +43,14 @@ func (s *Store) PutSweep(rec SweepRecord) error {
 			s.chunkDone(hi, len(sw.Scenarios))
 		}
 	}
-	pipeKeys, pipeVals := make([]PipeKey, len(sw.Pipelines)), make([][]byte, len(sw.Pipelines))
-	for i, p := range sw.Pipelines {
-		if pipeVals[i], err = json.Marshal(p); err != nil {
-			return fmt.Errorf("store: encode pipeline %s: %w", p.Canonical(), err)
-		}
-		pipeKeys[i] = NewPipeKey(p)
-	}
-	err = s.update(func(tx *bolt.Tx) error {
-		pipes := tx.Bucket(bucketPipelines)
-		for i, k := range pipeKeys {
-			if err := pipes.Put(k[:], pipeVals[i]); err != nil {
+	err = s.update(func(w *wtx) error {
+		for _, p := range sw.Pipelines {
+			k := NewPipeKey(p)
+			if err := w.put(bucketPipelines, k[:], pipelineMessage(p)); err != nil {
 				return err
 			}
 		}
-		return tx.Bucket(bucketSweeps).Put([]byte(rec.ID), val)
+		return w.put(bucketSweeps, []byte(rec.ID), msg)
 	})
 	if err != nil {
 		return fmt.Errorf("%w: put sweep %s: %w", ErrWrite, rec.ID, err)
@@ -90,27 +61,28 @@ func (s *Store) PutSweep(rec SweepRecord) error {
 // putDraws stores, in one transaction, the draw records of the scenarios
 // that have none yet. Keys and values are encoded before the transaction
 // starts, and put in key order, so that it holds the write lock briefly.
-func (s *Store) putDraws(seed uint64, scs []sim.Scenario) error {
+func (s *Store) putDraws(seed uint64, scs []Scenario) error {
 	type draw struct {
 		k DrawKey
 		v []byte
 	}
 	draws := make([]draw, len(scs))
 	for i, sc := range scs {
-		v, err := json.Marshal(drawRecord{Seed: seed, Scenario: sc})
+		k := NewDrawKey(seed, sc)
+		v, err := marshal(bucketDraws, k[:], drawMessage(seed, sc))
 		if err != nil {
 			return fmt.Errorf("encode draw: %w", err)
 		}
-		draws[i] = draw{NewDrawKey(seed, sc), v}
+		draws[i] = draw{k, v}
 	}
 	slices.SortFunc(draws, func(a, b draw) int { return bytes.Compare(a.k[:], b.k[:]) })
-	return s.update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketDraws)
+	return s.update(func(w *wtx) error {
+		b := w.tx.Bucket(bucketDraws)
 		for _, d := range draws {
 			if b.Get(d.k[:]) != nil {
 				continue
 			}
-			if err := b.Put(d.k[:], d.v); err != nil {
+			if err := w.putRaw(bucketDraws, d.k[:], d.v); err != nil {
 				return err
 			}
 		}
@@ -123,30 +95,25 @@ func (s *Store) putDraws(seed uint64, scs []sim.Scenario) error {
 var errUnchanged = errors.New("unchanged")
 
 // SetCancelled records whether a sweep (id or unique id prefix) is
-// cancelled. It rewrites the record alone, carrying its spec over as raw
-// JSON without decoding it, and writes nothing when the flag already has
-// that value. Errors wrap ErrNotFound, ErrAmbiguous, ErrCorrupt or
-// ErrWrite.
+// cancelled. It rewrites the sweep's record with the flag changed and
+// writes nothing when the flag already has that value. Errors wrap
+// ErrNotFound, ErrAmbiguous, ErrCorrupt or ErrWrite.
 func (s *Store) SetCancelled(id string, cancelled bool) error {
-	err := s.update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketSweeps)
-		k, v, err := findSweep(b.Cursor(), id)
+	err := s.update(func(w *wtx) error {
+		k, v, err := findSweep(w.tx.Bucket(bucketSweeps).Cursor(), id)
 		if err != nil {
 			return err
 		}
-		var raw rawSweepRecord
-		if err := json.Unmarshal(v, &raw); err != nil {
-			return s.decodeError(k, err)
+		k = bytes.Clone(k)
+		var m storev1.Sweep
+		if err := unmarshal(bucketSweeps, k, v, &m); err != nil {
+			return s.recordError(fmt.Sprintf("the record of sweep %s", shortID(string(k))), err)
 		}
-		if raw.Cancelled == cancelled {
+		if m.GetCancelled() == cancelled {
 			return errUnchanged
 		}
-		raw.Cancelled = cancelled
-		val, err := json.Marshal(raw)
-		if err != nil {
-			return fmt.Errorf("store: encode sweep %s: %w", k, err)
-		}
-		return b.Put(bytes.Clone(k), val)
+		m.Cancelled = cancelled
+		return w.put(bucketSweeps, k, &m)
 	})
 	switch {
 	case err == nil, errors.Is(err, errUnchanged):
@@ -173,26 +140,16 @@ func findSweep(c *bolt.Cursor, id string) (k, v []byte, err error) {
 
 // decodeSweep decodes the sweep record v stored under k.
 func (s *Store) decodeSweep(k, v []byte) (SweepRecord, error) {
+	var m storev1.Sweep
+	err := unmarshal(bucketSweeps, k, v, &m)
 	var rec SweepRecord
-	if err := json.Unmarshal(v, &rec); err != nil {
-		return rec, s.decodeError(k, err)
+	if err == nil {
+		rec, err = sweepRecord(string(k), &m)
 	}
-	if rec.Spec == nil {
-		return rec, corruptError(s.path, fmt.Sprintf("sweep record %q has no spec", k))
+	if err != nil {
+		return rec, s.recordError(fmt.Sprintf("the record of sweep %.12q", k), err)
 	}
 	return rec, nil
-}
-
-// decodeError is the error for a sweep record that does not decode:
-// damage (ErrCorrupt) if it is not even well-formed JSON of the right
-// shape, otherwise a record this build cannot read (a validation error).
-func (s *Store) decodeError(k []byte, err error) error {
-	var syntax *json.SyntaxError
-	var typ *json.UnmarshalTypeError
-	if errors.As(err, &syntax) || errors.As(err, &typ) {
-		return corruptError(s.path, fmt.Sprintf("sweep record %q does not decode: %v", k, err))
-	}
-	return fmt.Errorf("store: decode sweep %s: %w", k, err)
 }
 
 // Sweep returns the record of the sweep whose id is id or starts with id.

@@ -8,13 +8,14 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	"google.golang.org/protobuf/proto"
 
-	"github.com/misslab/misslab/internal/grid"
+	storev1 "github.com/misslab/misslab/proto/misslab/store/v1"
 )
 
 // bigSweep returns a sweep of n scenarios (distinct missing rates) with
 // one repetition and one pipeline.
-func bigSweep(t testing.TB, n int) *grid.Sweep {
+func bigSweep(t testing.TB, n int) *Sweep {
 	t.Helper()
 	rates := make([]float64, n)
 	for i := range rates {
@@ -44,7 +45,7 @@ func TestPutSweepLetsResultsCommitBetweenChunks(t *testing.T) {
 	small := testSweep(t, []float64{0.123456}, 1, "tree/mia")
 	smallID := put(t, s, small)
 	big := bigSweep(t, 100_000)
-	id := big.Hash()
+	id := testHash(big)
 
 	committed := make(chan error, 1)
 	w := s.NewWriter(WriterOptions{MaxBatch: 1, MaxDelay: time.Millisecond}, func(_ []Record, err error) { committed <- err })
@@ -85,7 +86,7 @@ func TestPutSweepLetsResultsCommitBetweenChunks(t *testing.T) {
 	if rec, err := s.Sweep(id); err != nil || len(rec.Spec.Scenarios) != 100_000 {
 		t.Errorf("big sweep after PutSweep: %v", err)
 	}
-	if _, ok, err := s.Lookup(small.Seed, small, 0, 0); !ok || err != nil {
+	if _, ok, err := s.Lookup(small, 0, 0); !ok || err != nil {
 		t.Errorf("the batch committed between chunks is not stored: %v %v", ok, err)
 	}
 }
@@ -103,7 +104,7 @@ func TestPutSweepFailingPartWay(t *testing.T) {
 		return nil
 	}})
 	sw := bigSweep(t, 2*drawChunk+2000) // three draw transactions, then the record
-	id := sw.Hash()
+	id := testHash(sw)
 	failAt.Store(3)
 	err := s.PutSweep(SweepRecord{ID: id, Spec: sw})
 	if !errors.Is(err, ErrWrite) || !errors.Is(err, diskFull) {
@@ -148,11 +149,14 @@ func TestSetCancelledWritesOnlyTheFlag(t *testing.T) {
 	if n := writes.Load(); n != 1 {
 		t.Errorf("SetCancelled took %d write transactions, want 1", n)
 	}
-	if want := bytes.Replace(before, []byte(`"cancelled":false`), []byte(`"cancelled":true`), 1); !bytes.Equal(after, want) {
-		t.Errorf("record after SetCancelled differs from the old one beyond the flag:\n%.200s\n%.200s", after, want)
+	var old, got storev1.Sweep
+	must(t, unmarshal(bucketSweeps, []byte(id), before, &old))
+	must(t, unmarshal(bucketSweeps, []byte(id), after, &got))
+	if old.Cancelled = true; !proto.Equal(&old, &got) {
+		t.Errorf("record after SetCancelled differs from the old one beyond the flag")
 	}
 	rec, err := s.Sweep(id)
-	if err != nil || !rec.Cancelled || len(rec.Spec.Scenarios) != len(sw.Scenarios) || rec.Spec.Hash() != id {
+	if err != nil || !rec.Cancelled || len(rec.Spec.Scenarios) != len(sw.Scenarios) || testHash(rec.Spec) != id {
 		t.Errorf("record after SetCancelled: cancelled %v, %v", rec.Cancelled, err)
 	}
 	must(t, s.SetCancelled(id, true))

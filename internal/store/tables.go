@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,7 +14,7 @@ import (
 	bolt "go.etcd.io/bbolt"
 
 	"github.com/misslab/misslab/internal/atomicfile"
-	"github.com/misslab/misslab/internal/sim"
+	storev1 "github.com/misslab/misslab/proto/misslab/store/v1"
 )
 
 // Sentinel errors of the table store (see PutTable and TablePath).
@@ -39,24 +38,17 @@ const TablesDir = "tables"
 // tableChunk is the size of one read of PutTable.
 const tableChunk = 1 << 20
 
-// tableRecord is the JSON value of the tables bucket.
-type tableRecord struct {
-	Size  int64  `json:"size"`  // bytes
-	Name  string `json:"name"`  // the uploaded file's base name, informational
-	Added int64  `json:"added"` // unix seconds of the first upload
-}
-
 // CheckTableHash returns an error wrapping ErrBadTableHash unless sha is a
-// hex SHA-256 in lowercase (64 characters of 0-9a-f; sim.IsTableHash).
+// hex SHA-256 in lowercase (64 characters of 0-9a-f).
 func CheckTableHash(sha string) error {
-	if !sim.IsTableHash(sha) {
+	if !isTableHash(sha) {
 		return fmt.Errorf("%w: %.80q is not 64 lowercase hex digits", ErrBadTableHash, sha)
 	}
 	return nil
 }
 
 // tablesDir is the directory of the table files: next to the bbolt file.
-func (s *Store) tablesDir() string { return filepath.Join(filepath.Dir(s.path), TablesDir) }
+func (s *Store) tablesDir() string { return filepath.Join(s.dataDir, TablesDir) }
 
 // PutTable keeps the table read from r, whose SHA-256 (lowercase hex) and
 // size in bytes the caller announces, as the file tables/<wantSHA> of the
@@ -95,14 +87,8 @@ func (s *Store) PutTable(ctx context.Context, r io.Reader, wantSHA string, wantS
 		}
 		return false, fmt.Errorf("store: table %s: %w", shortID(wantSHA), err)
 	}
-	rec, _ := json.Marshal(tableRecord{Size: wantSize, Name: truncate(name, 255), Added: time.Now().Unix()})
-	err = s.update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bucketTables)
-		if err != nil {
-			return err
-		}
-		return b.Put([]byte(wantSHA), rec)
-	})
+	rec := &storev1.TableEntry{Size: wantSize, Name: bs(truncate(name, 255)), AddedUnix: time.Now().Unix()}
+	err = s.update(func(w *wtx) error { return w.put(bucketTables, []byte(wantSHA), rec) })
 	if err != nil {
 		_ = os.Remove(path)
 		return false, fmt.Errorf("%w: record table %s: %w", ErrWrite, shortID(wantSHA), err)
@@ -194,7 +180,7 @@ func (s *Store) table(sha string) (path string, size int64, err error) {
 	if err := CheckTableHash(sha); err != nil {
 		return "", 0, err
 	}
-	rec, ok, err := s.tableRecord(sha)
+	rec, ok, err := s.tableEntry(sha)
 	if err != nil {
 		return "", 0, err
 	}
@@ -206,27 +192,23 @@ func (s *Store) table(sha string) (path string, size int64, err error) {
 	switch {
 	case err != nil:
 		return "", 0, fmt.Errorf("%w: %s is recorded but its file is unreadable: %w", ErrNoTable, shortID(sha), err)
-	case !fi.Mode().IsRegular() || fi.Size() != rec.Size:
-		return "", 0, fmt.Errorf("%w: %s is damaged: its file has %d bytes, recorded %d", ErrNoTable, shortID(sha), fi.Size(), rec.Size)
+	case !fi.Mode().IsRegular() || fi.Size() != rec.GetSize():
+		return "", 0, fmt.Errorf("%w: %s is damaged: its file has %d bytes, recorded %d", ErrNoTable, shortID(sha), fi.Size(), rec.GetSize())
 	}
-	return path, rec.Size, nil
+	return path, rec.GetSize(), nil
 }
 
-// tableRecord reads the record of a table; a store without the tables
-// bucket (made before tables existed, or read-only) holds none.
-func (s *Store) tableRecord(sha string) (rec tableRecord, ok bool, err error) {
+// tableEntry reads the record of a table (ok false: none). Errors wrap
+// ErrCorrupt for a damaged record.
+func (s *Store) tableEntry(sha string) (rec *storev1.TableEntry, ok bool, err error) {
+	rec = &storev1.TableEntry{}
 	err = s.view(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketTables)
-		if b == nil {
-			return nil
+		var err error
+		if ok, err = get(tx, bucketTables, []byte(sha), rec); err == nil && rec.GetSize() < 0 {
+			err = fmt.Errorf("a size of %d bytes", rec.GetSize())
 		}
-		v := b.Get([]byte(sha))
-		if v == nil {
-			return nil
-		}
-		ok = true
-		if err := json.Unmarshal(v, &rec); err != nil || rec.Size < 0 {
-			return fmt.Errorf("%w: the record of table %s does not decode", ErrCorrupt, shortID(sha))
+		if err != nil {
+			return s.recordError("the record of table "+shortID(sha), err)
 		}
 		return nil
 	})
@@ -242,4 +224,17 @@ func (s *Store) removeStaleUploads() {
 	for _, p := range stale {
 		_ = os.Remove(p)
 	}
+}
+
+// isTableHash reports whether sha is 64 lowercase hex digits.
+func isTableHash(sha string) bool {
+	if len(sha) != 64 {
+		return false
+	}
+	for i := range len(sha) {
+		if c := sha[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }

@@ -47,9 +47,9 @@ const (
 	flagFreelist = 0x10
 	flagBucket   = 0x01 // on a leaf element: the value is a bucket
 
-	maxTreeDepth = 64  // far beyond any real tree; stops runaway recursion
-	maxProblems  = 20  // problems kept in a report; more are only counted
-	minPageSize  = 512 // bbolt's smallest page size is 1 KiB
+	maxTreeDepth = 64   // far beyond any real tree; stops runaway recursion
+	maxProblems  = 1000 // problems kept in a report; more are only counted
+	minPageSize  = 512  // bbolt's smallest page size is 1 KiB
 )
 
 var native = binary.NativeEndian
@@ -69,6 +69,7 @@ type fileWalk struct {
 	*Report
 	seen []uint64 // bitmap of the pages reached
 	f    io.ReaderAt
+	recs recordWalk // the records met, checked once the walk is over (walkrecords.go)
 }
 
 // walkFile checks the bbolt file at r.Path, whose page size bbolt found
@@ -101,7 +102,8 @@ func walkFile(r *Report, pageSize int) error {
 	if m.freelist != noFreelist {
 		w.freelistPage(m.freelist)
 	}
-	w.tree(m.root, nil, nil, 0)
+	w.tree(m.root, nil, nil, nil, 0)
+	w.checkRecords()
 	return nil
 }
 
@@ -247,8 +249,10 @@ func (w *fileWalk) freelistPage(id uint64) {
 }
 
 // tree checks the subtree rooted at page id, whose keys must lie in
-// [lo, hi) (nil: unbounded), and the buckets stored in it.
-func (w *fileWalk) tree(id uint64, lo, hi []byte, depth int) {
+// [lo, hi) (nil: unbounded), and the buckets stored in it; bucket names
+// the top-level bucket it belongs to (nil: the root, which holds only
+// buckets).
+func (w *fileWalk) tree(id uint64, bucket, lo, hi []byte, depth int) {
 	if depth > maxTreeDepth {
 		w.problem("page %d: tree deeper than %d levels (a cycle?)", id, maxTreeDepth)
 		return
@@ -257,12 +261,12 @@ func (w *fileWalk) tree(id uint64, lo, hi []byte, depth int) {
 	if p == nil {
 		return
 	}
-	w.nodes(id, p, lo, hi, depth)
+	w.nodes(id, bucket, p, lo, hi, depth)
 }
 
 // nodes checks the elements of one page (p holds its header, elements
 // and data; for an inline bucket, p is the bucket value after its header).
-func (w *fileWalk) nodes(id uint64, p []byte, lo, hi []byte, depth int) {
+func (w *fileWalk) nodes(id uint64, bucket, p []byte, lo, hi []byte, depth int) {
 	branch, count := native.Uint16(p[8:]) == flagBranch, int(native.Uint16(p[10:]))
 	if pageHeaderSize+count*elementSize > len(p) || (branch && count == 0) {
 		w.problem("page %d: %d elements do not fit in %d bytes", id, count, len(p))
@@ -288,8 +292,8 @@ func (w *fileWalk) nodes(id uint64, p []byte, lo, hi []byte, depth int) {
 			return
 		}
 		keys[i] = k
-		if !branch && native.Uint32(e)&flagBucket != 0 {
-			w.bucket(id, k, p[start+uint64(ksize):start+uint64(ksize)+uint64(vsize)], depth)
+		if !branch {
+			w.leaf(id, bucket, k, p[start+uint64(ksize):start+uint64(ksize)+uint64(vsize)], native.Uint32(e)&flagBucket != 0, depth)
 		}
 	}
 	if !branch {
@@ -300,19 +304,34 @@ func (w *fileWalk) nodes(id uint64, p []byte, lo, hi []byte, depth int) {
 		if i+1 < count {
 			next = keys[i+1]
 		}
-		w.tree(native.Uint64(p[pageHeaderSize+i*elementSize+8:]), keys[i], next, depth+1)
+		w.tree(native.Uint64(p[pageHeaderSize+i*elementSize+8:]), bucket, keys[i], next, depth+1)
 	}
 }
 
-// bucket checks the bucket named k (a value on page id): its own tree, or
-// its inline page.
+// leaf checks one element of a leaf page: a top-level bucket in the root,
+// a record in a bucket (nested buckets are damage: the store has none).
+func (w *fileWalk) leaf(id uint64, bucket, k, v []byte, isBucket bool, depth int) {
+	switch {
+	case bucket == nil && isBucket:
+		w.bucket(id, k, v, depth)
+	case bucket == nil:
+		w.problem("page %d: key %q in the root is not a bucket", id, k)
+	case isBucket:
+		w.problem("page %d: bucket %s holds a nested bucket %x, which the store never makes", id, bucket, k)
+	default:
+		w.record(bucket, k, v)
+	}
+}
+
+// bucket checks the top-level bucket named k (a value on page id): its
+// own tree, or its inline page.
 func (w *fileWalk) bucket(id uint64, k, v []byte, depth int) {
 	if len(v) < bucketHdrSize {
 		w.problem("page %d: bucket %q: header of %d bytes", id, k, len(v))
 		return
 	}
 	if root := native.Uint64(v); root != 0 {
-		w.tree(root, nil, nil, depth+1)
+		w.tree(root, k, nil, nil, depth+1)
 		return
 	}
 	inline := v[bucketHdrSize:]
@@ -320,5 +339,5 @@ func (w *fileWalk) bucket(id uint64, k, v []byte, depth int) {
 		w.problem("page %d: inline bucket %q is not a leaf page", id, k)
 		return
 	}
-	w.nodes(id, inline, nil, nil, depth+1)
+	w.nodes(id, k, inline, nil, nil, depth+1)
 }

@@ -26,21 +26,21 @@ type Record struct {
 // Commit writes records in one transaction: all or nothing. It fails with
 // an error wrapping ErrWrite.
 func (s *Store) Commit(recs []Record) error {
-	err := s.update(func(tx *bolt.Tx) error {
-		res, fail := tx.Bucket(bucketResults), tx.Bucket(bucketFailures)
+	err := s.update(func(w *wtx) error {
 		for _, r := range recs {
 			fk := failureKey(r.SweepID, r.Job)
 			if r.Failure != "" {
-				if err := fail.Put(fk, []byte(truncate(r.Failure, maxErrText))); err != nil {
+				if err := w.put(bucketFailures, fk, failureMessage(r.Failure)); err != nil {
 					return err
 				}
 				continue
 			}
-			if err := fail.Delete(fk); err != nil {
+			if err := w.del(bucketFailures, fk); err != nil {
 				return err
 			}
 			for i, p := range r.Pipes {
-				if err := res.Put(resultKey(r.Draw, r.Rep, p), encodeResult(r.Results[i])); err != nil {
+				k := resultKey(r.Draw, r.Rep, p)
+				if err := w.putRaw(bucketResults, k, encodeResult(k, r.Results[i])); err != nil {
 					return err
 				}
 			}

@@ -12,6 +12,7 @@ import (
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/store"
+	"github.com/misslab/misslab/internal/storeconv"
 )
 
 // ErrDiffer is wrapped by Stored's error when a recomputed score is not
@@ -65,17 +66,17 @@ func Stored(ctx context.Context, st *store.Store, jobs int) (int, error) {
 // first stored repetition, the jobs with the fewest training rows first
 // (then in store and grid order), so that verifying stays quick.
 func choose(st *store.Store, jobs int) ([]sample, error) {
-	recs, err := st.Sweeps()
+	recs, err := storeconv.Sweeps(st)
 	if err != nil {
 		return nil, err
 	}
 	var out []sample
 	for _, rec := range recs {
 		sw := rec.Spec
-		if sw == nil || sw.IsTable() {
+		if sw.IsTable() {
 			continue
 		}
-		err := st.SweepResults(sw, func(job, si, rep, pi int, r store.Result) error {
+		err := st.SweepResults(rec.Stored, func(job, si, rep, pi int, r store.Result) error {
 			n := len(out)
 			if n == 0 || out[n-1].sweep != sw || out[n-1].scenario != si {
 				out, n = append(out, sample{sweep: sw, scenario: si, rep: rep}), n+1

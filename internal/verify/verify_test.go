@@ -13,6 +13,7 @@ import (
 	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/sim"
 	"github.com/misslab/misslab/internal/store"
+	"github.com/misslab/misslab/internal/storeconv"
 )
 
 // testSweep is two small quadratic scenarios (160 and 120 training
@@ -47,13 +48,13 @@ func stored(t *testing.T, sw *grid.Sweep, edit func(*store.Result)) *store.Store
 	}
 	t.Cleanup(func() { st.Close() })
 	id := sw.Hash()
-	if err := st.PutSweep(store.SweepRecord{ID: id, Spec: sw, Submitted: time.Now()}); err != nil {
+	if err := st.PutSweep(storeconv.New(sw, time.Now()).StoreRecord()); err != nil {
 		t.Fatal(err)
 	}
 	var recs []store.Record
 	for job := range sw.Jobs() {
 		si, rep := sw.Job(job)
-		rec := store.Record{SweepID: id, Job: job, Draw: store.NewDrawKey(sw.Seed, sw.Scenarios[si]), Rep: rep}
+		rec := store.Record{SweepID: id, Job: job, Draw: storeconv.DrawKey(sw.Seed, sw.Scenarios[si]), Rep: rep}
 		ej := experiment.Job{Seed: sw.Seed, Scenario: sw.Scenarios[si], Rep: rep, Pipelines: sw.Pipelines}
 		for pi, r := range experiment.Run(context.Background(), ej, learn.Env{Threads: 2}) {
 			res := store.Result{R2: r.R2, MSE: r.MSE, MAE: r.MAE, ErrKind: r.ErrKind, ErrMsg: r.ErrMsg, Root: r.Root,
@@ -62,7 +63,7 @@ func stored(t *testing.T, sw *grid.Sweep, edit func(*store.Result)) *store.Store
 			if si == 0 && rep == 0 && pi == 1 && edit != nil {
 				edit(&res)
 			}
-			rec.Pipes, rec.Results = append(rec.Pipes, store.NewPipeKey(sw.Pipelines[pi])), append(rec.Results, res)
+			rec.Pipes, rec.Results = append(rec.Pipes, storeconv.PipeKey(sw.Pipelines[pi])), append(rec.Results, res)
 		}
 		recs = append(recs, rec)
 	}
