@@ -25,6 +25,7 @@ import (
 	"github.com/misslab/misslab/internal/fpclass"
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/methods"
+	"github.com/misslab/misslab/internal/plan"
 	"github.com/misslab/misslab/internal/server"
 	"github.com/misslab/misslab/internal/store"
 	"github.com/misslab/misslab/internal/verify"
@@ -62,7 +63,7 @@ func main() {
 	}
 	cmds := map[string]func([]string) error{
 		"serve": serve, "submit": submit, "status": status, "cancel": cancel,
-		"export": export, "plan": plan, "run": run, "report": reportCmd,
+		"export": export, "plan": planCmd, "run": run, "report": reportCmd,
 		"check": runCheck,
 	}
 	cmd := cmds[os.Args[1]]
@@ -287,11 +288,11 @@ func export(args []string) error {
 	return server.WriteFileAtomic(*out, func(w io.Writer) error { return exp(context.Background(), pos[0], w) })
 }
 
-func plan(args []string) error {
+func planCmd(args []string) error {
 	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
 	reps := fs.Int("reps", 0, "plan only this many repetitions of each sweep (0: as in the file)")
 	slurm := fs.Bool("slurm", false, "also suggest a Slurm allocation for deploy/slurm/sweep.sbatch (docs/SLURM.md)")
-	var so grid.SlurmOptions
+	var so plan.SlurmOptions
 	fs.IntVar(&so.CPUsPerNode, "cpus-per-node", 32, "with --slurm: cores per node given to a worker")
 	fs.IntVar(&so.MaxNodes, "max-nodes", 64, "with --slurm: at most this many nodes")
 	fs.Float64Var(&so.TargetHours, "target-hours", 4, "with --slurm: aim to finish within this many hours")
@@ -305,18 +306,18 @@ func plan(args []string) error {
 	if err != nil {
 		return err
 	}
-	cost := grid.DefaultCostModel()
+	cost := plan.DefaultCostModel()
 	if *calib {
 		if cost, err = calibrated(cost); err != nil {
 			return err
 		}
 	}
-	p := f.Plan(cost)
+	p := plan.Of(f, cost)
 	if err := p.WriteText(os.Stdout); err != nil || !*slurm {
 		return err
 	}
 	fmt.Println()
-	return p.Slurm(so).WriteSlurm(os.Stdout, pos[0])
+	return p.Slurm(so).WriteText(os.Stdout, pos[0])
 }
 
 // verifyClass is server.Options.VerifyClass: a data directory whose
@@ -328,7 +329,7 @@ func verifyClass(ctx context.Context, st *store.Store) (int, error) {
 
 // calibrated returns cost scaled to this machine (calibrate.Model, five
 // runs) and prints what it measured.
-func calibrated(cost grid.CostModel) (grid.CostModel, error) {
+func calibrated(cost plan.CostModel) (plan.CostModel, error) {
 	out, factors, err := calibrate.Model(context.Background(), cost, 5)
 	if err != nil {
 		return cost, err

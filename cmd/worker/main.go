@@ -18,7 +18,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
-	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 	"github.com/misslab/misslab/internal/methods"
 	"github.com/misslab/misslab/internal/worker"
 )
@@ -114,7 +114,7 @@ func openTables(dir string, log hclog.Logger) (*worker.TableStore, error) {
 // startMethods loads the methods file (--methods) and makes *exec run
 // its methods; it returns what the worker offers and a function that
 // stops the methods' processes. Without a file it does nothing.
-func startMethods(path, dir string, exec *worker.Executor, parallel int, log hclog.Logger) ([]learn.Method, func(), error) {
+func startMethods(path, dir string, exec *worker.Executor, parallel int, log hclog.Logger) ([]methodid.Method, func(), error) {
 	if path == "" {
 		return nil, func() {}, nil
 	}

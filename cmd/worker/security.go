@@ -29,8 +29,8 @@ func addSecurity(fs *flag.FlagSet) *security {
 
 // setup fills opts' transport (TLS), per-call credentials (token,
 // cluster, the worker's id in the coordinator's logs) and, when
-// --metrics-listen is set, wraps its executor with metrics, whose server
-// stops with ctx. Errors wrap auth.ErrConfig or come from the listener.
+// --metrics-listen is set, has its executor report each job to the
+// worker's metrics (worker.Observe), whose server stops with ctx. Errors wrap auth.ErrConfig or come from the listener.
 func (s *security) setup(ctx context.Context, opts *worker.Options, log hclog.Logger) error {
 	if opts.ID == "" {
 		opts.ID = worker.DefaultID()
@@ -62,7 +62,7 @@ func (s *security) setup(ctx context.Context, opts *worker.Options, log hclog.Lo
 		parallel = runtime.NumCPU()
 	}
 	reg := metrics.NewRegistry()
-	opts.Executor = metrics.NewWorker(reg).Wrap(opts.Executor, parallel)
+	opts.Executor = worker.Observe(opts.Executor, metrics.NewWorker(reg, parallel))
 	log.Info("serving metrics", "addr", "http://"+lis.Addr().String()+"/metrics")
 	go func() {
 		if err := metrics.Serve(ctx, lis, reg); err != nil {

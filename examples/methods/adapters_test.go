@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 	"github.com/misslab/misslab/internal/methods"
 	"github.com/misslab/misslab/internal/sim"
 )
@@ -28,14 +29,14 @@ func TestShippedMethodsFile(t *testing.T) {
 	}
 	want := []struct {
 		name    string
-		kind    learn.MethodKind
+		kind    methodid.Kind
 		missing bool
 		files   []string
 	}{
-		{"hgb", learn.MethodLearner, true, []string{"sklearn_hgb.py", "misslab_method.py"}},
-		{"iterative", learn.MethodImputer, false, []string{"sklearn_iterative.py", "misslab_method.py"}},
-		{"knn_impute", learn.MethodImputer, false, []string{"sklearn_knn.py", "misslab_method.py"}},
-		{"rpart", learn.MethodLearner, true, []string{"rpart_surrogate.R", "misslab_method.R"}},
+		{"hgb", methodid.Learner, true, []string{"sklearn_hgb.py", "misslab_method.py"}},
+		{"iterative", methodid.Imputer, false, []string{"sklearn_iterative.py", "misslab_method.py"}},
+		{"knn_impute", methodid.Imputer, false, []string{"sklearn_knn.py", "misslab_method.py"}},
+		{"rpart", methodid.Learner, true, []string{"rpart_surrogate.R", "misslab_method.R"}},
 	}
 	if got := len(cat.Methods()); got != len(want) {
 		t.Errorf("%d methods, want %d", got, len(want))

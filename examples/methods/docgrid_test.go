@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/misslab/misslab/internal/grid"
-	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 	"github.com/misslab/misslab/internal/methods"
 )
 
@@ -31,13 +31,13 @@ func TestDocGrids(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bind := func(name string, kind learn.MethodKind) (learn.Method, error) {
+	bind := func(name string, kind methodid.Kind) (methodid.Method, error) {
 		for _, c := range []*methods.Catalog{shipped, page} {
 			if m, ok := c.Lookup(name); ok && m.Kind == kind {
 				return m, nil
 			}
 		}
-		return learn.Method{}, fmt.Errorf("no %s %q", kind, name)
+		return methodid.Method{}, fmt.Errorf("no %s %q", kind, name)
 	}
 	grids := hclBlocks(string(doc), "sweep ")
 	if len(grids) < 2 {

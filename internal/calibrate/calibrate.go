@@ -7,8 +7,8 @@ import (
 	"slices"
 
 	"github.com/misslab/misslab/internal/experiment"
-	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/plan"
 	"github.com/misslab/misslab/internal/sim"
 	"github.com/misslab/misslab/internal/stats"
 )
@@ -16,7 +16,7 @@ import (
 // Factor is one learner family's calibration: the mean over its
 // pipelines of the median measured seconds of one fit + prediction, and
 // of the model's estimate for the same fits without the imputer's cost
-// (the levels were set that way: grid's TestDefaultCostModelFigure3).
+// (the levels were set that way: plan's TestDefaultCostModelFigure3).
 type Factor struct {
 	Learner            string
 	Measured, Modelled float64 // seconds
@@ -27,7 +27,7 @@ type Factor struct {
 func (f Factor) Ratio() float64 { return f.Measured / f.Modelled }
 
 // Model times reps repetitions (at least 1; each takes about 1.5 s) of
-// experiment.Figure3Pipelines, the mix grid.DefaultCostModel's levels
+// experiment.Figure3Pipelines, the mix plan.DefaultCostModel's levels
 // were set on, on Figure 3's MCAR scenario (quadratic model, d = 9, 20%
 // MCAR on X1..X3, n_train = n_test = 1000, one thread) and returns base
 // with each family's level (PowerLaw.Seconds) scaled by its Factor's
@@ -36,7 +36,7 @@ func (f Factor) Ratio() float64 { return f.Measured / f.Modelled }
 // cost are kept: they are ratios, which machines share far better than
 // levels. base is not modified. Errors are the context's, or a
 // pipeline's failure (a bug).
-func Model(ctx context.Context, base grid.CostModel, reps int) (grid.CostModel, []Factor, error) {
+func Model(ctx context.Context, base plan.CostModel, reps int) (plan.CostModel, []Factor, error) {
 	sc, err := sim.Defaults(sim.Quadratic)
 	if err != nil {
 		return base, nil, err
@@ -63,7 +63,7 @@ func Model(ctx context.Context, base grid.CostModel, reps int) (grid.CostModel, 
 // familyMeans returns, per learner family of job's pipelines in order,
 // the mean over its pipelines of their median measured seconds and of
 // base's estimate for the same fit without the imputer's cost.
-func familyMeans(base grid.CostModel, job experiment.Job, times [][]float64) []Factor {
+func familyMeans(base plan.CostModel, job experiment.Job, times [][]float64) []Factor {
 	var out []Factor
 	var count []float64
 	for i, p := range job.Pipelines {
@@ -73,7 +73,7 @@ func familyMeans(base grid.CostModel, job experiment.Job, times [][]float64) []F
 		f := &out[len(out)-1]
 		count[len(out)-1]++
 		f.Measured += stats.Quantile(slices.Sorted(slices.Values(times[i])), 0.5)
-		f.Modelled += base.FitSeconds(p, grid.FitShape(job.Scenario, p)) - base.Strategies[p.Spec().Strategy].At(job.Scenario.NTrain)
+		f.Modelled += base.FitSeconds(p, plan.FitShape(job.Scenario, p)) - base.Strategies[p.Spec().Strategy].At(job.Scenario.NTrain)
 	}
 	for i := range out {
 		out[i].Measured /= count[i]

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/misslab/misslab/internal/experiment"
-	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/plan"
 	"github.com/misslab/misslab/internal/sim"
 )
 
@@ -18,7 +18,7 @@ import (
 // moved (exponents, bends and the families not timed are as before, at
 // every n), and that the base model is left as it was.
 func TestModelScalesOnlyLevels(t *testing.T) {
-	base := grid.DefaultCostModel()
+	base := plan.DefaultCostModel()
 	got, factors, err := Model(context.Background(), base, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -32,10 +32,10 @@ func TestModelScalesOnlyLevels(t *testing.T) {
 	}
 	est, count := map[string]float64{}, map[string]int{}
 	for _, p := range experiment.Figure3Pipelines() {
-		est[p.Learner()] += got.FitSeconds(p, grid.FitShape(sc, p)) - got.Strategies[p.Spec().Strategy].At(sc.NTrain)
+		est[p.Learner()] += got.FitSeconds(p, plan.FitShape(sc, p)) - got.Strategies[p.Spec().Strategy].At(sc.NTrain)
 		count[p.Learner()]++
 	}
-	fresh := grid.DefaultCostModel()
+	fresh := plan.DefaultCostModel()
 	for _, f := range factors {
 		if r := f.Ratio(); !(r > 0.01 && r < 100) {
 			t.Errorf("%s: measured %g s against %g s modelled: ratio %g is no machine's", f.Learner, f.Measured, f.Modelled, r)
@@ -86,7 +86,7 @@ func timed() []string {
 func TestModelStopsWithItsContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, _, err := Model(ctx, grid.DefaultCostModel(), 3); !errors.Is(err, context.Canceled) {
+	if _, _, err := Model(ctx, plan.DefaultCostModel(), 3); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Model on a cancelled context: %v, want context.Canceled", err)
 	}
 }

@@ -15,7 +15,7 @@ import (
 
 	"github.com/misslab/misslab/internal/client"
 	"github.com/misslab/misslab/internal/grid"
-	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 	"github.com/misslab/misslab/internal/methods"
 	"github.com/misslab/misslab/internal/server"
 	"github.com/misslab/misslab/internal/worker"
@@ -120,7 +120,7 @@ func Run(ctx context.Context, f *grid.File, o Options) ([]string, error) {
 // with o.Methods, the executor runs them in processes of a runner that
 // the returned function closes (stopping every process and removing its
 // temporary files).
-func withMethods(o Options) (worker.Executor, []learn.Method, func(), error) {
+func withMethods(o Options) (worker.Executor, []methodid.Method, func(), error) {
 	if o.Methods == nil {
 		return o.Executor, nil, func() {}, nil
 	}

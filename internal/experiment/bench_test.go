@@ -43,7 +43,7 @@ func runJobBench(b *testing.B, job Job) {
 	b.StopTimer()
 	b.ReportMetric((cpuSeconds(b)-cpu0)/float64(b.N), "cpu-s/op")
 	b.ReportMetric(float64(peak())/(1<<20), "peak-MiB")
-	if len(family) > 1 { // a breakdown, from which grid.DefaultCostModel is calibrated
+	if len(family) > 1 { // a breakdown, from which plan.DefaultCostModel is calibrated
 		for learner, sec := range family {
 			b.ReportMetric(sec/float64(b.N), learner+"-s/op")
 		}
@@ -118,7 +118,7 @@ func BenchmarkFigure3Rep(b *testing.B) {
 // design (Friedman model, d = 10, ρ = 0.5, 40% MCAR on every column,
 // n_test = 1000) at growing n_train, one thread, with the peak heap:
 // the issue's n = 10⁵ targets for forest and boost, and the points from
-// which grid.DefaultCostModel's exponents are checked. Sizes past 10⁴
+// which plan.DefaultCostModel's exponents are checked. Sizes past 10⁴
 // (forest about 20 s and 0.6 GiB at 10⁵, svm about 20 s at 3·10⁴ and
 // past 15 min at 10⁵) run only with MISSLAB_BENCH_LARGE=1, so that
 // `make bench` stays short.
@@ -157,7 +157,7 @@ func BenchmarkLarge(b *testing.B) {
 
 // BenchmarkShape fits the main pipelines of each family at n_train =
 // 1000 on designs of growing width and missingness, one thread: the
-// points from which grid.DefaultCostModel's width exponents and missing
+// points from which plan.DefaultCostModel's width exponents and missing
 // slopes are fitted (each family's -s/op is the sum over its pipelines:
 // forest and boost have two, mean-imputed and MIA).
 func BenchmarkShape(b *testing.B) {

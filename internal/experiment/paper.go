@@ -8,7 +8,7 @@ import (
 // Figure3Pipelines returns the learner × strategy pairs of the paper's
 // Figure 3 (Section 5.2), 37 pipelines at their paper defaults, learner
 // family by family: the unit of work of examples/figure3.hcl, which the
-// benchmarks time and grid.DefaultCostModel's levels were set on.
+// benchmarks time and plan.DefaultCostModel's levels were set on.
 func Figure3Pipelines() []grid.Pipeline {
 	var out []grid.Pipeline
 	add := func(learner string, strategies ...string) {

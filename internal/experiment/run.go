@@ -40,7 +40,7 @@ const (
 	KindPredict  = "predict"  // the fitted pipeline failed to predict
 	KindPanic    = "panic"    // a learner panicked (a bug; the worker survives)
 	KindCanceled = "canceled" // the job's context ended first
-	// Failures of external methods (see learn.Method): a process that
+	// Failures of external methods (see methodid.Method): a process that
 	// crashed twice in a row, a call past the method's timeout, output
 	// that breaks the protocol, and an error the method reported itself.
 	// The message carries the method's stderr tail.

@@ -9,12 +9,13 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 )
 
 // Methods returns the external methods the sweep's pipelines name, each
 // once, sorted by name (nil when every pipeline is built in).
-func (s *Sweep) Methods() []learn.Method {
-	var out []learn.Method
+func (s *Sweep) Methods() []methodid.Method {
+	var out []methodid.Method
 	for _, p := range s.Pipelines {
 		for _, m := range p.Methods() {
 			if !slices.Contains(out, m) {
@@ -22,13 +23,13 @@ func (s *Sweep) Methods() []learn.Method {
 			}
 		}
 	}
-	slices.SortFunc(out, func(a, b learn.Method) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(out, func(a, b methodid.Method) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
 // Bind binds the external methods of every pipeline (see Pipeline.Bind)
 // in place. On an error s is unchanged; the error names the pipeline.
-func (s *Sweep) Bind(bind func(name string, kind learn.MethodKind) (learn.Method, error)) error {
+func (s *Sweep) Bind(bind func(name string, kind methodid.Kind) (methodid.Method, error)) error {
 	out := make([]Pipeline, len(s.Pipelines))
 	for i, p := range s.Pipelines {
 		q, err := p.Bind(bind)
@@ -41,10 +42,17 @@ func (s *Sweep) Bind(bind func(name string, kind learn.MethodKind) (learn.Method
 	return nil
 }
 
+// CheckMethodName reports whether name may name an external method in a
+// grid (its `methods` attribute, and so a pipeline's learner or
+// strategy): spelt as methodid.CheckName asks and no built-in learner or
+// strategy (learn.CheckMethodName). A sweep that arrives over the wire
+// gets the same check. Errors wrap learn.ErrUnknownPipeline.
+func CheckMethodName(name string) error { return learn.CheckMethodName(name) }
+
 // checkMethods reports a method name that two pipelines give different
 // kinds or identities.
 func (s *Sweep) checkMethods() error {
-	seen := map[string]learn.Method{}
+	seen := map[string]methodid.Method{}
 	for i, p := range s.Pipelines {
 		for _, m := range p.Methods() {
 			if prev, ok := seen[m.Name]; ok && prev != m {
@@ -63,7 +71,7 @@ func (p *parser) declaredMethods(b *hclsyntax.Block) bool {
 	p.ext, p.extAt = nil, map[string]hcl.Range{}
 	l, ok := decodeList(&p.ds, b.Body.Attributes["methods"], "methods", toString)
 	for i, name := range l.vals {
-		if err := learn.CheckMethodName(name); err != nil {
+		if err := CheckMethodName(name); err != nil {
 			p.ds.add(l.rngs[i], "methods", "%s", strings.TrimPrefix(err.Error(), learn.ErrUnknownPipeline.Error()+": "))
 			ok = false
 			continue
@@ -84,15 +92,15 @@ func (p *parser) lookup() learn.MethodLookup {
 	if len(p.ext) == 0 {
 		return nil
 	}
-	return func(name string) (learn.Method, bool) {
-		return learn.Method{Name: name}, slices.Contains(p.ext, name)
+	return func(name string) (methodid.Method, bool) {
+		return methodid.Method{Name: name}, slices.Contains(p.ext, name)
 	}
 }
 
 // methodsUsed reports a declared method that no pipeline uses, or that
 // one pipeline uses as a learner and another as an imputer.
 func (p *parser) methodsUsed(list []named) bool {
-	kinds := map[string]learn.MethodKind{}
+	kinds := map[string]methodid.Kind{}
 	ok := true
 	for _, n := range list {
 		for _, m := range n.spec.Methods() {

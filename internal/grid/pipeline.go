@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 )
 
 // Pipeline is a parsed, validated pipeline: its name as a learn.Spec, the
@@ -33,13 +34,13 @@ func NewPipeline(name string, overrides map[string]float64) (Pipeline, error) {
 // methods: each learner or strategy name that is not built in must be
 // one of methods (bound or not; see learn.ParseSpecWith). A Submit and a
 // stored record use it with the methods they carry.
-func NewPipelineWith(name string, overrides map[string]float64, methods []learn.Method) (Pipeline, error) {
+func NewPipelineWith(name string, overrides map[string]float64, methods []methodid.Method) (Pipeline, error) {
 	var lookup learn.MethodLookup
 	if len(methods) > 0 {
-		lookup = func(n string) (learn.Method, bool) {
-			i := slices.IndexFunc(methods, func(m learn.Method) bool { return m.Name == n })
+		lookup = func(n string) (methodid.Method, bool) {
+			i := slices.IndexFunc(methods, func(m methodid.Method) bool { return m.Name == n })
 			if i < 0 {
-				return learn.Method{}, false
+				return methodid.Method{}, false
 			}
 			return methods[i], true
 		}
@@ -141,7 +142,7 @@ func shortID(id string) string {
 type pipelineJSON struct {
 	Name     string
 	Settings map[string]float64
-	Methods  []learn.Method `json:",omitempty"`
+	Methods  []methodid.Method `json:",omitempty"`
 }
 
 // MarshalJSON encodes the pipeline as {"Name": ..., "Settings": ...},
@@ -166,16 +167,16 @@ func (p *Pipeline) UnmarshalJSON(b []byte) error {
 
 // Methods returns the pipeline's external methods, learner first (nil
 // for a built-in pipeline).
-func (p Pipeline) Methods() []learn.Method { return p.spec.Methods() }
+func (p Pipeline) Methods() []methodid.Method { return p.spec.Methods() }
 
 // Bind returns the pipeline with its external methods bound by bind,
 // which maps a method's name and kind to the method some worker offers;
 // a built-in pipeline is returned unchanged. Errors are bind's, or wrap
 // learn.ErrUnknownPipeline when the bound method does not fit its place
 // (another kind; a learner run natively that does not accept NA).
-func (p Pipeline) Bind(bind func(name string, kind learn.MethodKind) (learn.Method, error)) (Pipeline, error) {
+func (p Pipeline) Bind(bind func(name string, kind methodid.Kind) (methodid.Method, error)) (Pipeline, error) {
 	q := p
-	for _, m := range []*learn.Method{&q.spec.LearnerMethod, &q.spec.ImputerMethod} {
+	for _, m := range []*methodid.Method{&q.spec.LearnerMethod, &q.spec.ImputerMethod} {
 		if !m.External() {
 			continue
 		}
@@ -198,5 +199,5 @@ func (p Pipeline) Bind(bind func(name string, kind learn.MethodKind) (learn.Meth
 // Bound reports whether every external method of the pipeline has an
 // identity (always true for built-in pipelines).
 func (p Pipeline) Bound() bool {
-	return !slices.ContainsFunc(p.spec.Methods(), func(m learn.Method) bool { return m.ID == "" })
+	return !slices.ContainsFunc(p.spec.Methods(), func(m methodid.Method) bool { return m.ID == "" })
 }

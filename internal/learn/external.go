@@ -9,6 +9,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/misslab/misslab/internal/learn/impute"
+	"github.com/misslab/misslab/internal/methodid"
 )
 
 // methodSeed draws an external method's seed from the pipeline's stream,
@@ -16,7 +17,7 @@ import (
 func methodSeed(rng *rand.Rand) int64 { return int64(rng.Uint64() % (1<<31 - 1)) }
 
 // methodCall prepares the calls of external method m of a pipeline.
-func methodCall(spec Spec, m Method, s Settings, env Env) (MethodRunner, MethodCall, error) {
+func methodCall(spec Spec, m methodid.Method, s Settings, env Env) (MethodRunner, MethodCall, error) {
 	if env.Methods == nil {
 		return nil, MethodCall{}, fmt.Errorf("%w: %s: external method %q cannot run here (no methods file: worker --methods)",
 			ErrNotImplemented, spec.Name(), m.Name)

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/methodid"
 )
 
 // fakeRunner is a MethodRunner in process: its learner predicts the
@@ -69,21 +71,21 @@ func (f *fakeRunner) Impute(_ context.Context, call MethodCall, X, Xtest *mat.De
 }
 
 // methodsOf returns a lookup of bound methods by name.
-func methodsOf(ms ...Method) MethodLookup {
-	return func(name string) (Method, bool) {
-		i := slices.IndexFunc(ms, func(m Method) bool { return m.Name == name })
+func methodsOf(ms ...methodid.Method) MethodLookup {
+	return func(name string) (methodid.Method, bool) {
+		i := slices.IndexFunc(ms, func(m methodid.Method) bool { return m.Name == name })
 		if i < 0 {
-			return Method{}, false
+			return methodid.Method{}, false
 		}
 		return ms[i], true
 	}
 }
 
 var (
-	hgb     = Method{Name: "hgb", Kind: MethodLearner, AcceptsMissing: true, ID: "aa"}
-	strict  = Method{Name: "strict", Kind: MethodLearner, ID: "bb"}
-	iter    = Method{Name: "iterative", Kind: MethodImputer, ID: "cc"}
-	unbound = Method{Name: "later"}
+	hgb     = methodid.Method{Name: "hgb", Kind: methodid.Learner, AcceptsMissing: true, ID: "aa"}
+	strict  = methodid.Method{Name: "strict", Kind: methodid.Learner, ID: "bb"}
+	iter    = methodid.Method{Name: "iterative", Kind: methodid.Imputer, ID: "cc"}
+	unbound = methodid.Method{Name: "later"}
 )
 
 func TestParseSpecWith(t *testing.T) {
@@ -128,10 +130,10 @@ func TestParseSpecWith(t *testing.T) {
 			if sp.Name() != tc.name {
 				t.Errorf("Name() = %q", sp.Name())
 			}
-			if tc.imp != "" && (sp.ImputerMethod.Kind != MethodImputer || !sp.Imputes() || !sp.EstimatesValues()) {
+			if tc.imp != "" && (sp.ImputerMethod.Kind != methodid.Imputer || !sp.Imputes() || !sp.EstimatesValues()) {
 				t.Errorf("external imputer not recognised: %+v", sp)
 			}
-			if tc.learner != "" && sp.LearnerMethod.Kind != MethodLearner {
+			if tc.learner != "" && sp.LearnerMethod.Kind != methodid.Learner {
 				t.Errorf("learner kind %q", sp.LearnerMethod.Kind)
 			}
 		})
@@ -407,6 +409,30 @@ func TestBuiltInFitWith(t *testing.T) {
 		b := predict(p.FitWith(ctx, train, y, test, rand.New(rand.NewPCG(8, 8))))
 		if !slices.Equal(a, b) {
 			t.Errorf("%s: FitWith differs from Fit", name)
+		}
+	}
+}
+
+// TestCheckMethodName: a method's name is spelt as methodid asks and is
+// no built-in learner or strategy; every refusal wraps ErrUnknownPipeline.
+func TestCheckMethodName(t *testing.T) {
+	cases := []struct {
+		name, err string // err: "" when accepted
+	}{
+		{"hgb", ""},
+		{"iterative", ""},
+		{"Hgb", `learn: unknown pipeline: method name "Hgb": want a lower-case letter, then letters, digits or _ (at most 40 bytes)`},
+		{"tree", `learn: unknown pipeline: method name "tree" is a built-in learner or strategy of misslab`},
+		{"mean", `learn: unknown pipeline: method name "mean" is a built-in learner or strategy of misslab`},
+		{NativeNA, `learn: unknown pipeline: method name "native" is a built-in learner or strategy of misslab`},
+	}
+	for _, tc := range cases {
+		err := CheckMethodName(tc.name)
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("CheckMethodName(%q) = %v, want nil", tc.name, err)
+		case tc.err != "" && (err == nil || err.Error() != tc.err || !errors.Is(err, ErrUnknownPipeline)):
+			t.Errorf("CheckMethodName(%q) = %v, want %q wrapping ErrUnknownPipeline", tc.name, err, tc.err)
 		}
 	}
 }

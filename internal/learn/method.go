@@ -4,11 +4,11 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/misslab/misslab/internal/learn/learnerr"
+	"github.com/misslab/misslab/internal/methodid"
 )
 
 // Errors of external methods, wrapped by a MethodRunner's errors (see
@@ -20,45 +20,10 @@ var (
 	ErrMethodFailed  = learnerr.ErrMethodFailed
 )
 
-// MethodKind says what an external method does in a pipeline.
-type MethodKind string
-
-// Kinds of external methods.
-const (
-	// MethodLearner fits on training covariates and targets and predicts
-	// test targets: it takes a pipeline's learner place ("hgb/native").
-	MethodLearner MethodKind = "learner"
-	// MethodImputer fits on training covariates and fills the NA of the
-	// training and test covariates: it takes a strategy's place
-	// ("tree/iterative").
-	MethodImputer MethodKind = "imputer"
-)
-
 // NativeNA is the strategy of an external learner that is given the NA
 // themselves (its methods file says accepts_missing = true), as
 // "hgb/native".
 const NativeNA = "native"
-
-// Method is the public identity of an external method: everything a
-// grid, the coordinator and the store know of it. Its command line never
-// leaves the worker that runs it (package methods reads it from the
-// worker operator's methods file).
-type Method struct {
-	Name string     // as in the methods file and the grid, e.g. "hgb"
-	Kind MethodKind // learner or imputer
-	// AcceptsMissing says a learner may be run on covariates with NA
-	// (strategy NativeNA); false: only behind an imputer.
-	AcceptsMissing bool
-	// ID is the lowercase hex SHA-256 identity of the method (name, kind,
-	// version, accepts_missing and the bytes of its files; package
-	// methods computes it). Empty until the coordinator binds the grid's
-	// name to a method some worker or its own methods file offers.
-	ID string
-}
-
-// External reports whether m names an external method (a zero Method
-// marks a built-in learner or strategy).
-func (m Method) External() bool { return m.Name != "" }
 
 // MethodTiming is the time a method reports it spent, in seconds; zero
 // when it does not report it.
@@ -69,7 +34,7 @@ type MethodTiming struct {
 
 // MethodCall is one call of an external method.
 type MethodCall struct {
-	Method Method // bound: ID set
+	Method methodid.Method // bound: ID set
 	// Settings are the pipeline's setting overrides meant for this method
 	// (see MethodSettings).
 	Settings Settings
@@ -100,12 +65,12 @@ type MethodRunner interface {
 }
 
 // CheckMethodName reports whether name can name an external method: it
-// matches ^[a-z][a-z0-9_]*$, has at most 40 bytes and is no built-in
-// learner or strategy (nor NativeNA). Errors wrap ErrUnknownPipeline.
+// is spelt as methodid.CheckName asks (^[a-z][a-z0-9_]*$, at most 40
+// bytes) and is no built-in learner or strategy (nor NativeNA). Errors
+// wrap ErrUnknownPipeline.
 func CheckMethodName(name string) error {
-	if name == "" || len(name) > 40 || name[0] < 'a' || name[0] > 'z' ||
-		strings.IndexFunc(name, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '_') }) >= 0 {
-		return fmt.Errorf("%w: method name %q: want a lower-case letter, then letters, digits or _ (at most 40 bytes)", ErrUnknownPipeline, name)
+	if err := methodid.CheckName(name); err != nil {
+		return fmt.Errorf("%w: %w", ErrUnknownPipeline, err)
 	}
 	if _, learner := strategies[name]; learner || name == NativeNA || slices.ContainsFunc(Learners, func(l string) bool {
 		return slices.Contains(strategies[l], name)

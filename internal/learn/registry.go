@@ -20,9 +20,9 @@ var ErrNotImplemented = learnerr.ErrNotImplemented
 type Env struct {
 	// Threads is the number of threads a learner may use; ≤ 0 means 1.
 	Threads int
-	// Methods runs the external methods a pipeline names (see Method);
-	// nil where none can run, and building such a pipeline then fails
-	// with ErrNotImplemented naming the method.
+	// Methods runs the external methods a pipeline names (see
+	// methodid.Method); nil where none can run, and building such a
+	// pipeline then fails with ErrNotImplemented naming the method.
 	Methods MethodRunner
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/misslab/misslab/internal/learn/impute"
 	"github.com/misslab/misslab/internal/learn/learnerr"
+	"github.com/misslab/misslab/internal/methodid"
 )
 
 // ErrBadSetting is wrapped by errors for a setting key a pipeline does not
@@ -147,9 +148,9 @@ func ResolveSettings(spec Spec, s Settings) (Settings, error) {
 //
 // So a key reaches exactly one component, and a built-in learner's keys
 // are still checked against its family.
-func MethodSettings(spec Spec, s Settings, m Method) Settings {
+func MethodSettings(spec Spec, s Settings, m methodid.Method) Settings {
 	switch m {
-	case Method{}:
+	case methodid.Method{}:
 		return nil
 	case spec.ImputerMethod:
 		out := Settings{}

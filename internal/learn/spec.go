@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/misslab/misslab/internal/learn/learnerr"
+	"github.com/misslab/misslab/internal/methodid"
 )
 
 // ErrUnknownPipeline is wrapped by errors for pipeline names that do not
@@ -69,7 +70,8 @@ func Strategies(learner string) []string {
 }
 
 // Spec is a parsed pipeline name such as "tree/surrogate+mask" or, with
-// external methods (see Method), "hgb/native" or "tree/iterative+mask".
+// external methods (see methodid.Method), "hgb/native" or
+// "tree/iterative+mask".
 type Spec struct {
 	Learner  string
 	Strategy string
@@ -77,7 +79,7 @@ type Spec struct {
 	// LearnerMethod describes Learner when it names an external learner,
 	// ImputerMethod Strategy when it names an external imputer; both are
 	// zero for built-in components.
-	LearnerMethod, ImputerMethod Method
+	LearnerMethod, ImputerMethod methodid.Method
 }
 
 // Name returns the canonical pipeline name, the inverse of ParseSpec.
@@ -99,9 +101,9 @@ func (s Spec) Imputes() bool {
 func (s Spec) External() bool { return s.LearnerMethod.External() || s.ImputerMethod.External() }
 
 // Methods returns the pipeline's external methods: the learner's first.
-func (s Spec) Methods() []Method {
-	var out []Method
-	for _, m := range []Method{s.LearnerMethod, s.ImputerMethod} {
+func (s Spec) Methods() []methodid.Method {
+	var out []methodid.Method
+	for _, m := range []methodid.Method{s.LearnerMethod, s.ImputerMethod} {
 		if m.External() {
 			out = append(out, m)
 		}
@@ -136,9 +138,9 @@ func ParseSpec(name string) (Spec, error) {
 
 // MethodLookup resolves a name that is neither a built-in learner nor a
 // built-in strategy to an external method (ok false: unknown). The
-// returned Method may be unbound (ID empty), as when a grid declares the
-// methods it uses before the coordinator binds them.
-type MethodLookup func(name string) (m Method, ok bool)
+// returned method may be unbound (ID empty), as when a grid declares
+// the methods it uses before the coordinator binds them.
+type MethodLookup func(name string) (m methodid.Method, ok bool)
 
 // externalStrategies are the built-in strategies an external learner
 // accepts besides NativeNA and external imputers.
@@ -167,19 +169,19 @@ func ParseSpecWith(name string, lookup MethodLookup) (Spec, error) {
 		return Spec{}, fmt.Errorf("%w: learner %q in %q is neither built in (%s) nor a method the sweep lists",
 			ErrUnknownPipeline, learner, name, strings.Join(Learners, ", "))
 	}
-	if m.Kind != MethodLearner && m.Kind != "" {
+	if m.Kind != methodid.Learner && m.Kind != "" {
 		return Spec{}, fmt.Errorf("%w: %q in %q is an external %s, not a learner", ErrUnknownPipeline, learner, name, m.Kind)
 	}
-	m.Kind = MethodLearner
+	m.Kind = methodid.Learner
 	sp := Spec{Learner: learner, LearnerMethod: m}
 	sp.Strategy, sp.Mask = strings.CutSuffix(rest, MaskSuffix)
 	if sp.Strategy != NativeNA && !slices.Contains(externalStrategies, sp.Strategy) {
 		im, found := lookup(sp.Strategy)
-		if !found || (im.Kind != MethodImputer && im.Kind != "") {
+		if !found || (im.Kind != methodid.Imputer && im.Kind != "") {
 			return Spec{}, fmt.Errorf("%w: external learner %q in %q takes %s, %s or an external imputer the sweep lists, not %q",
 				ErrUnknownPipeline, learner, name, NativeNA, strings.Join(externalStrategies, ", "), sp.Strategy)
 		}
-		im.Kind = MethodImputer
+		im.Kind = methodid.Imputer
 		sp.ImputerMethod = im
 	}
 	return sp, sp.CheckMethods()
@@ -195,10 +197,10 @@ func parseExternalImputer(name string, lookup MethodLookup) (Spec, error) {
 	learner, rest, _ := strings.Cut(name, "/")
 	strategy, mask := strings.CutSuffix(rest, MaskSuffix)
 	m, found := lookup(strategy)
-	if !found || (m.Kind != MethodImputer && m.Kind != "") || !slices.Contains(strategies[learner], Mean) {
+	if !found || (m.Kind != methodid.Imputer && m.Kind != "") || !slices.Contains(strategies[learner], Mean) {
 		return Spec{}, err
 	}
-	m.Kind = MethodImputer
+	m.Kind = methodid.Imputer
 	return Spec{Learner: learner, Strategy: strategy, Mask: mask, ImputerMethod: m}, nil
 }
 

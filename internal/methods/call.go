@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 )
 
 // request is one line sent to a method (protocol v1).
@@ -63,7 +64,7 @@ type sweepRunner struct {
 
 // FitPredict implements learn.MethodRunner.
 func (s sweepRunner) FitPredict(ctx context.Context, call learn.MethodCall, X *mat.Dense, y []float64, Xtest *mat.Dense) ([]float64, learn.MethodTiming, error) {
-	p, err := s.r.poolFor(call.Method, learn.MethodLearner)
+	p, err := s.r.poolFor(call.Method, methodid.Learner)
 	if err != nil {
 		return nil, learn.MethodTiming{}, err
 	}
@@ -99,7 +100,7 @@ func (s sweepRunner) FitPredict(ctx context.Context, call learn.MethodCall, X *m
 
 // Impute implements learn.MethodRunner.
 func (s sweepRunner) Impute(ctx context.Context, call learn.MethodCall, X, Xtest *mat.Dense) (Xi, XtestI *mat.Dense, t learn.MethodTiming, err error) {
-	p, err := s.r.poolFor(call.Method, learn.MethodImputer)
+	p, err := s.r.poolFor(call.Method, methodid.Imputer)
 	if err != nil {
 		return nil, nil, t, err
 	}

@@ -10,11 +10,12 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 )
 
 // TestRequestJSON pins the request lines of protocol v1.
 func TestRequestJSON(t *testing.T) {
-	m := learn.Method{Name: "hgb", Kind: learn.MethodLearner}
+	m := methodid.Method{Name: "hgb", Kind: methodid.Learner}
 	tests := []struct {
 		name string
 		req  *request
@@ -32,7 +33,7 @@ func TestRequestJSON(t *testing.T) {
 			`"settings":{"lr":0.1,"max_iter":100},"train":{"x":"/d/x_train.f64","y":"/d/y_train.f64","rows":800,"cols":10},` +
 			`"test":{"x":"/d/x_test.f64","rows":200,"cols":10},"out":{"pred":"/d/pred.f64"}}`},
 		{"imputer", func() *request {
-			r := newRequest("impute", learn.MethodCall{Method: learn.Method{Name: "mice"}, Threads: 2})
+			r := newRequest("impute", learn.MethodCall{Method: methodid.Method{Name: "mice"}, Threads: 2})
 			r.ID = 1
 			r.Train = trainFiles{X: "/d/x_train.f64", Rows: 3, Cols: 2}
 			r.Test = testFiles{X: "/d/x_test.f64", Rows: 1, Cols: 2}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 )
 
 // Defaults of a method block.
@@ -46,7 +46,7 @@ func (e *ConfigError) Unwrap() error { return ErrConfig }
 // Config is one method block of a methods file.
 type Config struct {
 	Name    string
-	Kind    learn.MethodKind
+	Kind    methodid.Kind
 	Command []string // program and arguments; run with Dir as working directory
 	// Files are the method's source files as written in the methods file
 	// (relative to Dir, slash-separated); their bytes are part of the
@@ -81,7 +81,7 @@ type Catalog struct {
 type entry struct {
 	cfg    Config
 	hashes map[string]string // file as written → lowercase hex SHA-256
-	method learn.Method
+	method methodid.Method
 }
 
 // Load reads the methods file at path and parses it (see Parse), with its
@@ -133,7 +133,7 @@ func Parse(src []byte, filename, dir string) (*Catalog, error) {
 			problems = append(problems, fmt.Sprintf("%s: method %q: files: %v", ranges[i], cfg.Name, err))
 			continue
 		}
-		cat.entries[cfg.Name] = &entry{cfg: cfg, hashes: hashes, method: learn.Method{
+		cat.entries[cfg.Name] = &entry{cfg: cfg, hashes: hashes, method: methodid.Method{
 			Name: cfg.Name, Kind: cfg.Kind, AcceptsMissing: cfg.AcceptsMissing, ID: Identity(cfg, hashes)}}
 		cat.names = append(cat.names, cfg.Name)
 	}
@@ -150,8 +150,8 @@ func (c *Catalog) Path() string { return c.path }
 
 // Methods returns every method of the catalog, sorted by name, with its
 // ID set.
-func (c *Catalog) Methods() []learn.Method {
-	out := make([]learn.Method, len(c.names))
+func (c *Catalog) Methods() []methodid.Method {
+	out := make([]methodid.Method, len(c.names))
 	for i, n := range c.names {
 		out[i] = c.entries[n].method
 	}
@@ -159,10 +159,10 @@ func (c *Catalog) Methods() []learn.Method {
 }
 
 // Lookup returns the method called name, with its ID set.
-func (c *Catalog) Lookup(name string) (learn.Method, bool) {
+func (c *Catalog) Lookup(name string) (methodid.Method, bool) {
 	e, ok := c.entries[name]
 	if !ok {
-		return learn.Method{}, false
+		return methodid.Method{}, false
 	}
 	return e.method, true
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 )
 
 // TestBadConfigs loads every testdata/config/*.bad.hcl and expects an
@@ -95,7 +95,7 @@ func TestFullConfigFields(t *testing.T) {
 		t.Fatal(err)
 	}
 	hgb, _ := cat.Config("hgb")
-	want := Config{Name: "hgb", Kind: learn.MethodLearner, Command: []string{"python3", "method.py", "--fast"},
+	want := Config{Name: "hgb", Kind: methodid.Learner, Command: []string{"python3", "method.py", "--fast"},
 		Files: []string{"method.py", "lib/util.py"}, Version: "sklearn-1.2", AcceptsMissing: true,
 		Timeout: 90 * time.Second, StartTimeout: 5 * time.Second}
 	if hgb.Name != want.Name || hgb.Kind != want.Kind || strings.Join(hgb.Command, " ") != strings.Join(want.Command, " ") ||
@@ -107,12 +107,12 @@ func TestFullConfigFields(t *testing.T) {
 		t.Errorf("hgb env = %v", hgb.Env)
 	}
 	mice, _ := cat.Config("mice_r")
-	if mice.Kind != learn.MethodImputer || mice.Timeout != DefaultTimeout || mice.StartTimeout != DefaultStartTimeout ||
+	if mice.Kind != methodid.Imputer || mice.Timeout != DefaultTimeout || mice.StartTimeout != DefaultStartTimeout ||
 		mice.AcceptsMissing || mice.Version != "" {
 		t.Errorf("mice_r = %+v, want an imputer with the defaults", mice)
 	}
 	m, ok := cat.Lookup("mice_r")
-	if !ok || m.Kind != learn.MethodImputer || m.ID == "" || !m.External() {
+	if !ok || m.Kind != methodid.Imputer || m.ID == "" || !m.External() {
 		t.Errorf("Lookup(mice_r) = %+v, %v", m, ok)
 	}
 	if _, ok := cat.Lookup("nope"); ok {

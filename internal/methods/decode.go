@@ -15,7 +15,7 @@ import (
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
 
-	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 )
 
 // builtinNames are misslab's built-in learner and strategy names, which a
@@ -204,14 +204,14 @@ func (d *decoder) str(a *hclsyntax.Attribute, field string) string {
 }
 
 // kind decodes the required kind attribute.
-func (d *decoder) kind(a *hclsyntax.Attribute, def hcl.Range) learn.MethodKind {
+func (d *decoder) kind(a *hclsyntax.Attribute, def hcl.Range) methodid.Kind {
 	if a == nil {
 		d.add(def, `kind is required ("learner" or "imputer")`)
 		return ""
 	}
 	before := len(d.problems)
-	k := learn.MethodKind(d.str(a, "kind"))
-	if len(d.problems) == before && k != learn.MethodLearner && k != learn.MethodImputer {
+	k := methodid.Kind(d.str(a, "kind"))
+	if len(d.problems) == before && k != methodid.Learner && k != methodid.Imputer {
 		d.add(a.Expr.Range(), `kind = %q is unknown (want "learner" or "imputer")`, string(k))
 	}
 	return k
@@ -288,11 +288,11 @@ func (d *decoder) files(a *hclsyntax.Attribute) []string {
 }
 
 // acceptsMissing decodes accepts_missing, which only learners take.
-func (d *decoder) acceptsMissing(a *hclsyntax.Attribute, kind learn.MethodKind) bool {
+func (d *decoder) acceptsMissing(a *hclsyntax.Attribute, kind methodid.Kind) bool {
 	if a == nil {
 		return false
 	}
-	if kind == learn.MethodImputer {
+	if kind == methodid.Imputer {
 		d.add(a.NameRange, "accepts_missing is only for learners (this method is an imputer)")
 		return false
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 )
 
 var (
@@ -88,7 +89,7 @@ func NewRunner(cat *Catalog, opts Options) (*Runner, error) {
 
 // Offers reports whether the runner's catalog has m: the same name,
 // kind, accepts_missing and identity.
-func (r *Runner) Offers(m learn.Method) bool {
+func (r *Runner) Offers(m methodid.Method) bool {
 	got, ok := r.cat.Lookup(m.Name)
 	return ok && got == m
 }
@@ -144,7 +145,7 @@ func (r *Runner) enter() error {
 
 // poolFor returns the pool of m, which must be the catalog's method of
 // that name and identity, of the given kind.
-func (r *Runner) poolFor(m learn.Method, kind learn.MethodKind) (*pool, error) {
+func (r *Runner) poolFor(m methodid.Method, kind methodid.Kind) (*pool, error) {
 	p, ok := r.pools[m.Name]
 	switch {
 	case !ok:

@@ -12,6 +12,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 )
 
 func TestFitPredictMean(t *testing.T) {
@@ -122,7 +123,7 @@ func TestFailures(t *testing.T) {
 // run calls method name (learner or imputer) once in sweep.
 func (f *fixture) run(sweep, name string) error {
 	m, _ := f.cat.Lookup(name)
-	if m.Kind == learn.MethodImputer {
+	if m.Kind == methodid.Imputer {
 		X, _, Xt := data(10, 3, 4, 0)
 		_, _, _, err := f.r.ForSweep(sweep).Impute(f.t.Context(), f.call(name), withNA(X, 4), Xt)
 		return err

@@ -61,9 +61,9 @@ func (g *gate) Execute(ctx context.Context, sw *grid.Sweep, sc, rep int, pipes [
 
 func TestWorkerMetrics(t *testing.T) {
 	reg := prometheus.NewRegistry()
-	m := metrics.NewWorker(reg)
+	m := metrics.NewWorker(reg, 4)
 	g := &gate{started: make(chan struct{}), release: make(chan struct{})}
-	exec := m.Wrap(g, 4)
+	exec := worker.Observe(g, m)
 	sw := sweep(t, 1, []float64{0.1}, "tree/mia", "tree/mean", "forest/mia", "svm/mean")
 	results := make(chan error, 2)
 	for range 2 {
@@ -86,7 +86,7 @@ func TestWorkerMetrics(t *testing.T) {
 	}
 	g2 := &gate{started: make(chan struct{}, 1), release: make(chan struct{}), fail: true}
 	close(g2.release)
-	if _, err := m.Wrap(g2, 4).Execute(context.Background(), sw, 0, 0, []int{0}); err == nil {
+	if _, err := worker.Observe(g2, m).Execute(context.Background(), sw, 0, 0, []int{0}); err == nil {
 		t.Fatal("the failing executor's error was lost")
 	}
 	checks := []struct {
@@ -125,7 +125,7 @@ func TestLearner(t *testing.T) {
 
 func TestServe(t *testing.T) {
 	reg := metrics.NewRegistry()
-	metrics.NewWorker(reg)
+	metrics.NewWorker(reg, 0)
 	lis, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -1,18 +1,15 @@
 package metrics
 
 import (
-	"context"
 	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
-
-	"github.com/misslab/misslab/internal/grid"
-	"github.com/misslab/misslab/internal/worker"
 )
 
-// Worker holds a worker's metrics; Wrap puts them around its executor.
+// Worker holds a worker's metrics. It implements worker.Observer: a
+// worker's executor reports to it through worker.Observe.
 //
 // Metrics (all prefixed misslab_worker_):
 //
@@ -29,11 +26,15 @@ type Worker struct {
 	jobs                        *prometheus.CounterVec
 	slots, busy                 prometheus.Gauge
 	busySeconds                 prometheus.Counter
+	divisor                     float64      // slots, at least 1
+	running                     atomic.Int64 // jobs running now
 }
 
-// NewWorker returns a worker's metrics, registered with reg.
-func NewWorker(reg prometheus.Registerer) *Worker {
-	m := &Worker{
+// NewWorker returns the metrics of a worker running slots jobs at once
+// (its --parallel), registered with reg; slots < 1 counts as 1 in the
+// busy ratio.
+func NewWorker(reg prometheus.Registerer, slots int) *Worker {
+	m := &Worker{divisor: float64(max(slots, 1)),
 		fits: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "misslab_worker_fits_total",
 			Help: "Pipelines fitted and scored, by learner family."}, []string{"learner"}),
 		fitErrors: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "misslab_worker_fit_errors_total",
@@ -48,6 +49,7 @@ func NewWorker(reg prometheus.Registerer) *Worker {
 		busySeconds: prometheus.NewCounter(prometheus.CounterOpts{Name: "misslab_worker_busy_seconds_total",
 			Help: "Job-seconds spent running jobs; rate(...) / misslab_worker_slots is the busy ratio over a window."}),
 	}
+	m.slots.Set(float64(slots))
 	m.jobs.WithLabelValues("ok")
 	m.jobs.WithLabelValues("error")
 	reg.MustRegister(m.fits, m.fitErrors, m.fitSeconds, m.jobs, m.slots, m.busy, m.busySeconds)
@@ -61,44 +63,34 @@ func Learner(pipeline string) string {
 	return family
 }
 
-// Wrap returns exec instrumented with m, for a worker running slots jobs
-// at once.
-func (m *Worker) Wrap(exec worker.Executor, slots int) worker.Executor {
-	m.slots.Set(float64(slots))
-	return &observed{Executor: exec, m: m, slots: float64(max(slots, 1))}
+// JobStarted implements worker.Observer: one more job running.
+func (m *Worker) JobStarted() {
+	m.busy.Set(float64(m.running.Add(1)) / m.divisor)
 }
 
-type observed struct {
-	worker.Executor
-	m       *Worker
-	slots   float64
-	running atomic.Int64
-}
-
-// Execute implements worker.Executor.
-func (o *observed) Execute(ctx context.Context, sw *grid.Sweep, scenario, rep int, pipelines []int) ([]worker.Result, error) {
-	o.m.busy.Set(float64(o.running.Add(1)) / o.slots)
-	start := time.Now()
-	defer func() {
-		o.m.busySeconds.Add(time.Since(start).Seconds())
-		o.m.busy.Set(float64(o.running.Add(-1)) / o.slots)
-	}()
-	out, err := o.Executor.Execute(ctx, sw, scenario, rep, pipelines)
+// JobRan implements worker.Observer: a job ran (err nil) or failed.
+func (m *Worker) JobRan(err error) {
 	if err != nil {
-		o.m.jobs.WithLabelValues("error").Inc()
-		return out, err
+		m.jobs.WithLabelValues("error").Inc()
+		return
 	}
-	o.m.jobs.WithLabelValues("ok").Inc()
-	for _, r := range out {
-		if r.Pipeline < 0 || r.Pipeline >= len(sw.Pipelines) {
-			continue // the worker rejects such a result itself
-		}
-		l := Learner(sw.Pipelines[r.Pipeline].Name())
-		o.m.fits.WithLabelValues(l).Inc()
-		o.m.fitSeconds.WithLabelValues(l).Add(r.FitSeconds)
-		if r.ErrKind != "" {
-			o.m.fitErrors.WithLabelValues(l).Inc()
-		}
+	m.jobs.WithLabelValues("ok").Inc()
+}
+
+// PipelineRan implements worker.Observer: counts a pipeline's fit, its
+// seconds and its failure under its learner family.
+func (m *Worker) PipelineRan(pipeline string, fitSeconds float64, failed bool) {
+	l := Learner(pipeline)
+	m.fits.WithLabelValues(l).Inc()
+	m.fitSeconds.WithLabelValues(l).Add(fitSeconds)
+	if failed {
+		m.fitErrors.WithLabelValues(l).Inc()
 	}
-	return out, nil
+}
+
+// JobEnded implements worker.Observer: one job fewer running, after
+// took.
+func (m *Worker) JobEnded(took time.Duration) {
+	m.busySeconds.Add(took.Seconds())
+	m.busy.Set(float64(m.running.Add(-1)) / m.divisor)
 }

@@ -5,16 +5,16 @@ import (
 	"testing"
 
 	"github.com/misslab/misslab/internal/grid"
-	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 )
 
 // TestMethodsInReports: external pipelines are labelled without their
 // identities (keys, settings line), and the report names each method's
 // identity once.
 func TestMethodsInReports(t *testing.T) {
-	hgb := learn.Method{Name: "hgb", Kind: learn.MethodLearner, AcceptsMissing: true, ID: strings.Repeat("ab", 32)}
+	hgb := methodid.Method{Name: "hgb", Kind: methodid.Learner, AcceptsMissing: true, ID: strings.Repeat("ab", 32)}
 	mk := func(name string, s map[string]float64) grid.Pipeline {
-		p, err := grid.NewPipelineWith(name, s, []learn.Method{hgb})
+		p, err := grid.NewPipelineWith(name, s, []methodid.Method{hgb})
 		if err != nil {
 			t.Fatal(err)
 		}

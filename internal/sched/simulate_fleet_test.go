@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/plan"
 	"github.com/misslab/misslab/internal/sched"
 )
 
@@ -54,12 +55,12 @@ type simMetrics struct {
 }
 
 // paperLoad parses the paper's grids and returns their sweeps with each
-// scenario's job time from grid.DefaultCostModel (the job's draw plus
+// scenario's job time from plan.DefaultCostModel (the job's draw plus
 // every pipeline's FitSeconds at the scenario's n_train, as
 // `coordinator plan` sums them), repetitions multiplied by scale.
 func paperLoad(t testing.TB, scale int) []simSweep {
 	t.Helper()
-	cost := grid.DefaultCostModel()
+	cost := plan.DefaultCostModel()
 	var out []simSweep
 	for _, name := range []string{"figure3", "figure4", "figure5", "appendix"} {
 		f, err := grid.ParseFile("../../examples/"+name+".hcl", grid.ParseOptions{})
@@ -71,7 +72,7 @@ func paperLoad(t testing.TB, scale int) []simSweep {
 			for _, sc := range s.Scenarios {
 				secs := cost.Job.At(sc.NTrain)
 				for _, p := range s.Pipelines {
-					secs += cost.FitSeconds(p, grid.FitShape(sc, p))
+					secs += cost.FitSeconds(p, plan.FitShape(sc, p))
 				}
 				ss.Seconds = append(ss.Seconds, secs)
 			}

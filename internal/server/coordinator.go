@@ -17,7 +17,7 @@ import (
 
 	"github.com/misslab/misslab/internal/fpclass"
 	"github.com/misslab/misslab/internal/grid"
-	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 	"github.com/misslab/misslab/internal/sched"
 	"github.com/misslab/misslab/internal/store"
 	"github.com/misslab/misslab/internal/storeconv"
@@ -55,7 +55,7 @@ type Options struct {
 	// file (coordinator --methods), identities computed: a grid's method
 	// name they list binds to them at Submit, whatever workers offer.
 	// Without them a name binds to what connected workers offer.
-	Methods []learn.Method
+	Methods []methodid.Method
 	// FPClass is the floating-point class of the workers the coordinator
 	// accepts (see internal/fpclass): a worker of another class is
 	// refused at Hello, since it could score a job differently in the

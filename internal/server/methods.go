@@ -8,28 +8,28 @@ import (
 	"sync"
 
 	"github.com/misslab/misslab/internal/grid"
-	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 	"github.com/misslab/misslab/internal/sched"
 )
 
 // capability is the scheduler's name for an external method: workers
 // offer it, pipelines require it.
-func capability(m learn.Method) string { return m.Name + "@" + m.ID }
+func capability(m methodid.Method) string { return m.Name + "@" + m.ID }
 
 // methodBook is what the coordinator knows of external methods: the
 // methods of its own methods file (Options.Methods), which bind a grid's
 // names when they list them, and every method a worker has offered in
 // its Hello (the scheduler says which are offered now).
 type methodBook struct {
-	own map[string]learn.Method // by name
+	own map[string]methodid.Method // by name
 
 	mu      sync.Mutex
-	offered map[string]learn.Method // by capability
+	offered map[string]methodid.Method // by capability
 }
 
 // newMethodBook indexes the coordinator's own methods by name.
-func newMethodBook(own []learn.Method) *methodBook {
-	b := &methodBook{own: map[string]learn.Method{}, offered: map[string]learn.Method{}}
+func newMethodBook(own []methodid.Method) *methodBook {
+	b := &methodBook{own: map[string]methodid.Method{}, offered: map[string]methodid.Method{}}
 	for _, m := range own {
 		b.own[m.Name] = m
 	}
@@ -38,7 +38,7 @@ func newMethodBook(own []learn.Method) *methodBook {
 
 // heard records the methods a worker offers and returns their
 // capabilities.
-func (b *methodBook) heard(ms []learn.Method) []string {
+func (b *methodBook) heard(ms []methodid.Method) []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	caps := make([]string, len(ms))
@@ -54,12 +54,12 @@ func (b *methodBook) heard(ms []learn.Method) []string {
 // name (live: the scheduler's offer counts). Errors wrap
 // ErrPrecondition: a name nobody offers, two identities offered for one
 // name, or a method of another kind than the grid's place for it.
-func (b *methodBook) bind(name string, kind learn.MethodKind, live map[string]int) (learn.Method, error) {
+func (b *methodBook) bind(name string, kind methodid.Kind, live map[string]int) (methodid.Method, error) {
 	if m, ok := b.own[name]; ok {
 		return m, sameKind(m, kind, "the coordinator's methods file")
 	}
 	b.mu.Lock()
-	var found []learn.Method
+	var found []methodid.Method
 	names := map[string]bool{}
 	for c, m := range b.offered {
 		if live[c] == 0 {
@@ -73,7 +73,7 @@ func (b *methodBook) bind(name string, kind learn.MethodKind, live map[string]in
 	b.mu.Unlock()
 	switch len(found) {
 	case 0:
-		return learn.Method{}, fmt.Errorf("%w: method %q is unknown: the coordinator's methods file does not list it and no connected worker offers it (offered now: %s)",
+		return methodid.Method{}, fmt.Errorf("%w: method %q is unknown: the coordinator's methods file does not list it and no connected worker offers it (offered now: %s)",
 			ErrPrecondition, name, listOrNone(slices.Sorted(maps.Keys(names))))
 	case 1:
 		return found[0], sameKind(found[0], kind, "the connected workers")
@@ -83,12 +83,12 @@ func (b *methodBook) bind(name string, kind learn.MethodKind, live map[string]in
 		ids[i] = m.ID[:16]
 	}
 	slices.Sort(ids)
-	return learn.Method{}, fmt.Errorf("%w: method %q is ambiguous: connected workers offer %d versions of it (%s); give every worker the same methods file and files, or the coordinator --methods",
+	return methodid.Method{}, fmt.Errorf("%w: method %q is ambiguous: connected workers offer %d versions of it (%s); give every worker the same methods file and files, or the coordinator --methods",
 		ErrPrecondition, name, len(found), strings.Join(ids, ", "))
 }
 
 // sameKind checks that a bound method takes the place the grid gives it.
-func sameKind(m learn.Method, kind learn.MethodKind, where string) error {
+func sameKind(m methodid.Method, kind methodid.Kind, where string) error {
 	if m.Kind != kind {
 		return fmt.Errorf("%w: method %q is a %s in %s, but the grid uses it as a %s", ErrPrecondition, m.Name, m.Kind, where, kind)
 	}
@@ -111,7 +111,7 @@ func (c *Coordinator) bindMethods(spec *grid.Sweep) (*grid.Sweep, error) {
 	}
 	live := c.sched.Offers()
 	bound := *spec
-	err := bound.Bind(func(name string, kind learn.MethodKind) (learn.Method, error) {
+	err := bound.Bind(func(name string, kind methodid.Kind) (methodid.Method, error) {
 		return c.methods.bind(name, kind, live)
 	})
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 
 	"github.com/misslab/misslab/internal/fpclass"
 	"github.com/misslab/misslab/internal/grid"
-	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 	"github.com/misslab/misslab/internal/server"
 	"github.com/misslab/misslab/internal/wire"
 	"github.com/misslab/misslab/internal/worker"
@@ -19,9 +19,9 @@ import (
 )
 
 var (
-	hgbA = learn.Method{Name: "hgb", Kind: learn.MethodLearner, AcceptsMissing: true, ID: strings.Repeat("a", 64)}
-	hgbB = learn.Method{Name: "hgb", Kind: learn.MethodLearner, AcceptsMissing: true, ID: strings.Repeat("b", 64)}
-	knnI = learn.Method{Name: "knn_impute", Kind: learn.MethodImputer, ID: strings.Repeat("c", 64)}
+	hgbA = methodid.Method{Name: "hgb", Kind: methodid.Learner, AcceptsMissing: true, ID: strings.Repeat("a", 64)}
+	hgbB = methodid.Method{Name: "hgb", Kind: methodid.Learner, AcceptsMissing: true, ID: strings.Repeat("b", 64)}
+	knnI = methodid.Method{Name: "knn_impute", Kind: methodid.Imputer, ID: strings.Repeat("c", 64)}
 )
 
 // methodSweep is a quadratic sweep with a built-in pipeline and pipelines
@@ -30,7 +30,7 @@ var (
 func methodSweep(t testing.TB, reps int) *grid.Sweep {
 	t.Helper()
 	sw := testSweep(t, 11, reps, []float64{0.2}, "tree/mean")
-	decl := []learn.Method{{Name: "hgb"}, {Name: "knn_impute"}}
+	decl := []methodid.Method{{Name: "hgb"}, {Name: "knn_impute"}}
 	for _, name := range []string{"hgb/native", "tree/knn_impute+mask"} {
 		p, err := grid.NewPipelineWith(name, nil, decl)
 		if err != nil {
@@ -63,7 +63,7 @@ func (b byWorker) Execute(ctx context.Context, sw *grid.Sweep, scenario, rep int
 
 // startOffering runs an in-process worker offering ms until the test
 // ends; the returned function stops it.
-func startOffering(t testing.TB, addr, id string, exec worker.Executor, ms ...learn.Method) context.CancelFunc {
+func startOffering(t testing.TB, addr, id string, exec worker.Executor, ms ...methodid.Method) context.CancelFunc {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -80,7 +80,7 @@ func startOffering(t testing.TB, addr, id string, exec worker.Executor, ms ...le
 }
 
 // waitOffered polls until the coordinator has heard n offers of capability c.
-func waitOffered(t testing.TB, c *cluster, m learn.Method) {
+func waitOffered(t testing.TB, c *cluster, m methodid.Method) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for c.coord.Offers()[m.Name+"@"+m.ID] == 0 {
@@ -139,7 +139,7 @@ func TestJobsGoOnlyToCapableWorkers(t *testing.T) {
 }
 
 func TestCatalogBindsAndStatusWaits(t *testing.T) {
-	c := startCluster(t, t.TempDir(), server.Options{Methods: []learn.Method{hgbA, knnI}})
+	c := startCluster(t, t.TempDir(), server.Options{Methods: []methodid.Method{hgbA, knnI}})
 	startOffering(t, c.addr, "plain", worker.Deterministic{})
 	resp := c.submit(methodSweep(t, 2))
 	want := []string{"hgb@" + hgbA.ID, "knn_impute@" + knnI.ID}
@@ -182,7 +182,7 @@ func TestAmbiguousAndMisplacedMethods(t *testing.T) {
 	}
 	// knn_impute is an imputer: a grid using it as a learner is refused.
 	sw := testSweep(t, 1, 1, []float64{0.2})
-	p, err := grid.NewPipelineWith("knn_impute/native", nil, []learn.Method{{Name: "knn_impute"}})
+	p, err := grid.NewPipelineWith("knn_impute/native", nil, []methodid.Method{{Name: "knn_impute"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestHelloWithBadMethodsIsRefused(t *testing.T) {
 // it, keeps its identity and still knows what its jobs need.
 func TestMethodSweepSurvivesRestart(t *testing.T) {
 	dir := t.TempDir()
-	c := startCluster(t, dir, server.Options{Methods: []learn.Method{hgbA, knnI}})
+	c := startCluster(t, dir, server.Options{Methods: []methodid.Method{hgbA, knnI}})
 	id := c.submit(methodSweep(t, 2)).GetSweepId()
 	c.close()
 	coord, err := server.Open(dir, server.Options{})

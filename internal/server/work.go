@@ -11,7 +11,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/misslab/misslab/internal/fpclass"
-	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 	"github.com/misslab/misslab/internal/sched"
 	"github.com/misslab/misslab/internal/store"
 	"github.com/misslab/misslab/internal/wire"
@@ -67,7 +67,7 @@ func (s *workService) Work(stream pb.WorkService_WorkServer) error {
 		ws.specs[id] = true
 	}
 	offers, err := wire.MethodsFromProto("hello", hello.GetMethods())
-	if err == nil && slices.ContainsFunc(offers, func(m learn.Method) bool { return m.ID == "" || m.Kind == "" }) {
+	if err == nil && slices.ContainsFunc(offers, func(m methodid.Method) bool { return m.ID == "" || m.Kind == "" }) {
 		err = fmt.Errorf("%w: hello.methods: a method a worker offers needs a kind and an identity", ErrProtocol)
 	}
 	if err != nil {

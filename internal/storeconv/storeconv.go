@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/misslab/misslab/internal/grid"
-	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 	"github.com/misslab/misslab/internal/sim"
 	"github.com/misslab/misslab/internal/store"
 )
@@ -142,12 +142,12 @@ func PipelineToStore(p grid.Pipeline) store.Pipeline {
 	return out
 }
 
-func methodToStore(m learn.Method) store.Method {
+func methodToStore(m methodid.Method) store.Method {
 	return store.Method{Name: m.Name, Kind: string(m.Kind), AcceptsMissing: m.AcceptsMissing, ID: m.ID}
 }
 
-func methodFromStore(m store.Method) learn.Method {
-	return learn.Method{Name: m.Name, Kind: learn.MethodKind(m.Kind), AcceptsMissing: m.AcceptsMissing, ID: m.ID}
+func methodFromStore(m store.Method) methodid.Method {
+	return methodid.Method{Name: m.Name, Kind: methodid.Kind(m.Kind), AcceptsMissing: m.AcceptsMissing, ID: m.ID}
 }
 
 // PipelineFromStore parses a stored pipeline (grid.NewPipelineWith):
@@ -160,7 +160,7 @@ func PipelineFromStore(p store.Pipeline) (grid.Pipeline, error) {
 			ov[s.Key] = s.Value
 		}
 	}
-	var ms []learn.Method
+	var ms []methodid.Method
 	for _, m := range p.Methods {
 		ms = append(ms, methodFromStore(m))
 	}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/misslab/misslab/internal/grid"
-	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 	"github.com/misslab/misslab/internal/sim"
 	"github.com/misslab/misslab/internal/store"
 )
@@ -113,7 +113,7 @@ func TestEveryDomainFieldIsStored(t *testing.T) {
 			ref := v.(sim.TableRef)
 			return *scenarioFromStore(scenarioToStore(sim.Scenario{Table: &ref})).Table
 		}},
-		{learn.Method{}, func(v any) any { return methodFromStore(methodToStore(v.(learn.Method))) }},
+		{methodid.Method{}, func(v any) any { return methodFromStore(methodToStore(v.(methodid.Method))) }},
 	}
 	for _, c := range roundTrips {
 		typ := reflect.TypeOf(c.zero)

@@ -9,7 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/misslab/misslab/internal/grid"
-	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 	"github.com/misslab/misslab/internal/sim"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
@@ -52,7 +52,7 @@ func SpecToProto(sw *grid.Sweep) *pb.SweepSpec {
 }
 
 // MethodsToProto converts external methods' identities.
-func MethodsToProto(ms []learn.Method) []*pb.MethodRef {
+func MethodsToProto(ms []methodid.Method) []*pb.MethodRef {
 	var out []*pb.MethodRef
 	for _, m := range ms {
 		out = append(out, &pb.MethodRef{Name: m.Name, Kind: string(m.Kind), AcceptsMissing: m.AcceptsMissing, Id: m.ID})
@@ -61,17 +61,18 @@ func MethodsToProto(ms []learn.Method) []*pb.MethodRef {
 }
 
 // MethodsFromProto converts external methods' identities, refusing a
-// malformed one (no name, an unknown kind, an ID that is not 64 lowercase
-// hex digits). Errors wrap ErrInvalidSpec and name field.
-func MethodsFromProto(field string, refs []*pb.MethodRef) ([]learn.Method, error) {
-	out := make([]learn.Method, 0, len(refs))
+// malformed one (a name no grid may give a method, grid.CheckMethodName;
+// an unknown kind; an ID that is not 64 lowercase hex digits). Errors
+// wrap ErrInvalidSpec and name field.
+func MethodsFromProto(field string, refs []*pb.MethodRef) ([]methodid.Method, error) {
+	out := make([]methodid.Method, 0, len(refs))
 	for i, r := range refs {
 		f := fmt.Sprintf("%s.methods[%d]", field, i)
-		m := learn.Method{Name: r.GetName(), Kind: learn.MethodKind(r.GetKind()), AcceptsMissing: r.GetAcceptsMissing(), ID: r.GetId()}
-		if err := learn.CheckMethodName(m.Name); err != nil {
+		m := methodid.Method{Name: r.GetName(), Kind: methodid.Kind(r.GetKind()), AcceptsMissing: r.GetAcceptsMissing(), ID: r.GetId()}
+		if err := grid.CheckMethodName(m.Name); err != nil {
 			return nil, invalid(f, "%w", err)
 		}
-		if m.Kind != learn.MethodLearner && m.Kind != learn.MethodImputer && m.Kind != "" {
+		if m.Kind != methodid.Learner && m.Kind != methodid.Imputer && m.Kind != "" {
 			return nil, invalid(f, "kind %q: want learner or imputer", m.Kind)
 		}
 		if m.ID != "" && !isHexID(m.ID) {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 	"github.com/misslab/misslab/internal/sim"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
@@ -100,10 +101,10 @@ func TestInvalidSpecs(t *testing.T) {
 // wire unchanged (the sweep's hash with them), and malformed method
 // references are refused naming the field.
 func TestMethodsRoundTrip(t *testing.T) {
-	hgb := learn.Method{Name: "hgb", Kind: learn.MethodLearner, AcceptsMissing: true, ID: strings.Repeat("0f", 32)}
-	it := learn.Method{Name: "iterative", Kind: learn.MethodImputer, ID: strings.Repeat("a1", 32)}
+	hgb := methodid.Method{Name: "hgb", Kind: methodid.Learner, AcceptsMissing: true, ID: strings.Repeat("0f", 32)}
+	it := methodid.Method{Name: "iterative", Kind: methodid.Imputer, ID: strings.Repeat("a1", 32)}
 	sw := sweep(t)
-	p, err := grid.NewPipelineWith("hgb/iterative+mask", map[string]float64{"max_iter": 5, "iterative.tol": 0.01}, []learn.Method{hgb, it})
+	p, err := grid.NewPipelineWith("hgb/iterative+mask", map[string]float64{"max_iter": 5, "iterative.tol": 0.01}, []methodid.Method{hgb, it})
 	if err != nil {
 		t.Fatal(err)
 	}

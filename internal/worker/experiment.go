@@ -8,6 +8,7 @@ import (
 	"github.com/misslab/misslab/internal/experiment"
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 )
 
 func init() {
@@ -42,7 +43,7 @@ type SweepMethods interface {
 	ForSweep(sweepID string) learn.MethodRunner
 	// Offers reports whether m (name, kind and identity) is one of the
 	// methods this worker runs.
-	Offers(m learn.Method) bool
+	Offers(m methodid.Method) bool
 }
 
 // NewExperiment returns an Experiment that reads each table once.

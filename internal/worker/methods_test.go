@@ -7,24 +7,25 @@ import (
 
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 	"github.com/misslab/misslab/internal/sim"
 )
 
 // offering is a SweepMethods that offers one method and runs nothing.
-type offering struct{ m learn.Method }
+type offering struct{ m methodid.Method }
 
 func (o offering) ForSweep(string) learn.MethodRunner { return nil }
-func (o offering) Offers(m learn.Method) bool         { return m == o.m }
+func (o offering) Offers(m methodid.Method) bool      { return m == o.m }
 
 // TestJobWithUnofferedMethodIsAJobError: a job naming a method this
 // worker does not run, or runs with another identity, fails as a whole
 // (the coordinator gives it to another worker) instead of storing failed
 // pipelines.
 func TestJobWithUnofferedMethodIsAJobError(t *testing.T) {
-	hgb := learn.Method{Name: "hgb", Kind: learn.MethodLearner, AcceptsMissing: true, ID: strings.Repeat("a", 64)}
+	hgb := methodid.Method{Name: "hgb", Kind: methodid.Learner, AcceptsMissing: true, ID: strings.Repeat("a", 64)}
 	other := hgb
 	other.ID = strings.Repeat("b", 64)
-	p, err := grid.NewPipelineWith("hgb/native", nil, []learn.Method{hgb})
+	p, err := grid.NewPipelineWith("hgb/native", nil, []methodid.Method{hgb})
 	if err != nil {
 		t.Fatal(err)
 	}

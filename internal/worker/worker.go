@@ -19,7 +19,7 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 
 	"github.com/misslab/misslab/internal/grid"
-	"github.com/misslab/misslab/internal/learn"
+	"github.com/misslab/misslab/internal/methodid"
 	"github.com/misslab/misslab/internal/wire"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
@@ -52,7 +52,7 @@ type Options struct {
 	// file, identities computed), announced in every Hello so that the
 	// coordinator leases it only jobs it can run; the Executor must run
 	// them (see WithMethods).
-	Methods []learn.Method
+	Methods []methodid.Method
 }
 
 // Results go out in messages of about resultBatchBytes; a message from

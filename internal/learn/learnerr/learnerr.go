@@ -32,7 +32,7 @@ var (
 	// ErrOracle reports an attempt to build the bayes/oracle pipeline,
 	// which the experiment runner evaluates from the true law instead.
 	ErrOracle = errors.New("learn: the bayes oracle is not a fitted pipeline")
-	// ErrMethodCrash reports an external method (see learn.Method) whose
+	// ErrMethodCrash reports an external method (see methodid.Method) whose
 	// process could not start, or exited or was killed during a call, twice
 	// in a row (the runner restarts it and retries once).
 	ErrMethodCrash = errors.New("learn: external method crashed")

@@ -436,7 +436,7 @@ func (x *Pipeline) GetMethods() []*MethodRef {
 	return nil
 }
 
-// MethodRef is the public identity of an external method (learn.Method):
+// MethodRef is the public identity of an external method (methodid.Method):
 // never its command, which stays in the worker's methods file.
 type MethodRef struct {
 	state          protoimpl.MessageState `protogen:"open.v1"`

@@ -1,8 +1,9 @@
-package grid
+package plan
 
 import (
 	"math"
 
+	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/learn"
 )
 
@@ -179,7 +180,7 @@ func DefaultCostModel() CostModel {
 
 // FitSeconds returns the estimated seconds of one fit of pipeline on a
 // training set of shape sh.
-func (c CostModel) FitSeconds(pipeline Pipeline, sh Shape) float64 {
+func (c CostModel) FitSeconds(pipeline grid.Pipeline, sh Shape) float64 {
 	spec := pipeline.Spec()
 	law, ok := c.Learners[spec.Learner]
 	switch {
@@ -202,7 +203,7 @@ func (c CostModel) FitSeconds(pipeline Pipeline, sh Shape) float64 {
 // work returns the pipeline's value of its family's Linear setting over
 // that setting's default: 1 when the family has none or the pipeline's
 // learner is external.
-func (c CostModel) work(p Pipeline) float64 {
+func (c CostModel) work(p grid.Pipeline) float64 {
 	key, ok := c.Linear[p.Learner()]
 	if !ok || p.Spec().LearnerMethod.External() {
 		return 1

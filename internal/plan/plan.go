@@ -1,4 +1,4 @@
-package grid
+package plan
 
 import (
 	"fmt"
@@ -9,26 +9,27 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/sim"
 )
 
-// PlanSummary describes what a grid file would run, without running it.
-type PlanSummary struct {
+// Summary describes what a grid file would run, without running it.
+type Summary struct {
 	cost     CostModel
-	Path     string
+	Path     string   // the grid file's path, as given
 	Cores    int      // from the cost model, ≥ 1
 	Learners []string // learner families with fits, in learn.Learners order
-	Sweeps   []SweepPlan
+	Sweeps   []Sweep  // in file order
 }
 
-// SweepPlan is the plan of one sweep.
-type SweepPlan struct {
-	Name        string
-	Hash        string
-	Scenarios   int
-	Repetitions int
-	Jobs        int
+// Sweep is the plan of one sweep.
+type Sweep struct {
+	Name        string         // the sweep's name in the grid file
+	Hash        string         // grid.Sweep.Hash, hex
+	Scenarios   int            // scenarios of the cross product
+	Repetitions int            // as in the file (or --reps)
+	Jobs        int            // grid.Sweep.Jobs: scenarios × repetitions (× folds for a table)
 	Pipelines   []string       // pipeline labels (Pipeline.Label), in sweep order
 	Methods     []string       // the external methods the sweep's pipelines name
 	Fits        map[string]int // fits per learner family: jobs × its pipelines
@@ -37,7 +38,7 @@ type SweepPlan struct {
 	MaxCells    int            // largest n_train × d of its scenarios (design width for a table)
 	Varying     []Axis         // parameters that differ between scenarios
 	Fixed       []Axis         // parameters shared by every scenario (one value each)
-	Table       *TablePlan     // a table sweep's table; nil for simulated data
+	Table       *Table         // a table sweep's table; nil for simulated data
 }
 
 // Axis is a scenario parameter and its distinct values, in scenario
@@ -47,9 +48,10 @@ type Axis struct {
 	Values []string
 }
 
-// Plan summarises f under cost: counts are exact, times are estimates.
-func (f *File) Plan(cost CostModel) PlanSummary {
-	p := PlanSummary{Path: f.Path, Cores: cost.cores(), cost: cost}
+// Of summarises grid file f under cost: counts are exact, times are
+// estimates.
+func Of(f *grid.File, cost CostModel) Summary {
+	p := Summary{Path: f.Path, Cores: cost.cores(), cost: cost}
 	used := map[string]bool{}
 	for _, s := range f.Sweeps {
 		sp := planSweep(s, cost)
@@ -70,8 +72,8 @@ func (f *File) Plan(cost CostModel) PlanSummary {
 	return p
 }
 
-func planSweep(s *Sweep, cost CostModel) SweepPlan {
-	sp := SweepPlan{Name: s.Name, Hash: s.Hash(), Scenarios: len(s.Scenarios),
+func planSweep(s *grid.Sweep, cost CostModel) Sweep {
+	sp := Sweep{Name: s.Name, Hash: s.Hash(), Scenarios: len(s.Scenarios),
 		Repetitions: s.Repetitions, Jobs: s.Jobs(), Fits: map[string]int{}}
 	for _, pl := range s.Pipelines {
 		sp.Pipelines = append(sp.Pipelines, pl.Label())
@@ -97,7 +99,7 @@ func planSweep(s *Sweep, cost CostModel) SweepPlan {
 
 // scenarioAxes splits the canonical fields of the sweep's scenarios into
 // those that vary and those that do not.
-func scenarioAxes(s *Sweep) (varying, fixed []Axis) {
+func scenarioAxes(s *grid.Sweep) (varying, fixed []Axis) {
 	var axes []Axis
 	index := map[string]int{}
 	seen := map[string]bool{}
@@ -143,7 +145,7 @@ func axisFields(sc sim.Scenario) []string {
 }
 
 // Totals returns the jobs, fits per learner and CPU seconds of all sweeps.
-func (p PlanSummary) Totals() (jobs int, fits map[string]int, cpu float64) {
+func (p Summary) Totals() (jobs int, fits map[string]int, cpu float64) {
 	fits = map[string]int{}
 	for _, s := range p.Sweeps {
 		jobs += s.Jobs
@@ -157,7 +159,7 @@ func (p PlanSummary) Totals() (jobs int, fits map[string]int, cpu float64) {
 
 // WallSeconds estimates the wall time of the whole grid on p.Cores cores:
 // CPU time shared evenly, but never less than the longest job.
-func (p PlanSummary) WallSeconds() float64 {
+func (p Summary) WallSeconds() float64 {
 	_, _, cpu := p.Totals()
 	wall := cpu / float64(max(p.Cores, 1))
 	for _, s := range p.Sweeps {
@@ -169,7 +171,8 @@ func (p PlanSummary) WallSeconds() float64 {
 // WriteText renders the plan: a table of sweeps (scenarios, repetitions,
 // jobs, pipelines, fits per learner family, estimated CPU and wall time)
 // followed by each sweep's varying and fixed parameters and pipelines.
-func (p PlanSummary) WriteText(w io.Writer) error {
+// The only error is w's.
+func (p Summary) WriteText(w io.Writer) error {
 	jobs, fits, cpu := p.Totals()
 	var b strings.Builder
 	fmt.Fprintf(&b, "grid %s: %d sweep(s), %d jobs, %d fits; estimated %s CPU, %s wall on %d core(s)\n\n",
@@ -219,7 +222,7 @@ func writeTable(b *strings.Builder, rows [][]string) {
 	}
 }
 
-func (p PlanSummary) fitCells(fits map[string]int) []string {
+func (p Summary) fitCells(fits map[string]int) []string {
 	out := make([]string, len(p.Learners))
 	for i, l := range p.Learners {
 		out[i] = itoa(fits[l])
@@ -227,7 +230,7 @@ func (p PlanSummary) fitCells(fits map[string]int) []string {
 	return out
 }
 
-func writeSweep(b *strings.Builder, s SweepPlan) {
+func writeSweep(b *strings.Builder, s Sweep) {
 	fmt.Fprintf(b, "\nsweep %q (hash %s)\n", s.Name, s.Hash[:12])
 	if s.Table != nil {
 		writeTablePlan(b, s.Table)
@@ -311,7 +314,7 @@ func human(sec float64) string {
 }
 
 // methods lists the external methods of every sweep, each once, sorted.
-func (p PlanSummary) methods() []string {
+func (p Summary) methods() []string {
 	var out []string
 	for _, s := range p.Sweeps {
 		for _, m := range s.Methods {

@@ -1,10 +1,33 @@
-package grid
+package plan
 
 import (
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/misslab/misslab/internal/grid"
 )
+
+// mustParse parses a grid file's source, named test.hcl.
+func mustParse(t testing.TB, src string) *grid.File {
+	t.Helper()
+	f, err := grid.Parse([]byte(src), "test.hcl", grid.ParseOptions{})
+	if err != nil {
+		t.Fatalf("parse: %v\n%s", err, src)
+	}
+	return f
+}
+
+// parseExample parses examples/<name> with no settings hooks.
+func parseExample(t *testing.T, name string) *grid.File {
+	t.Helper()
+	f, err := grid.ParseFile(filepath.Join("..", "..", "examples", name), grid.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
 
 const planSrc = `
 sweep "curve" {
@@ -46,7 +69,7 @@ var testCost = CostModel{
 }
 
 func TestPlanArithmetic(t *testing.T) {
-	p := mustParse(t, planSrc).Plan(testCost)
+	p := Of(mustParse(t, planSrc), testCost)
 	// curve, n = 1000: job 0.1 + tree/mia 1 + tree/gaussian+mask (1 + 2)
 	//   + linear 0.5 + bayes 0.25 = 4.85 s;
 	// n = 2000: 0.2 + 2 + (2 + 2·2²) + 0.5 + 0.25 = 12.95 s.
@@ -87,7 +110,7 @@ func TestWallNotBelowLongestJob(t *testing.T) {
   pipelines { names = ["tree/mia"] }
 }`)
 	cost := CostModel{Learners: map[string]PowerLaw{"tree": {Seconds: 100, Exponent: 0}}, Cores: 8}
-	if got := f.Plan(cost).WallSeconds(); got != 100 {
+	if got := Of(f, cost).WallSeconds(); got != 100 {
 		t.Errorf("wall = %v, want 100", got)
 	}
 }
@@ -97,7 +120,7 @@ func TestWallNotBelowLongestJob(t *testing.T) {
 func TestPlanText(t *testing.T) {
 	f := mustParse(t, planSrc)
 	var b strings.Builder
-	if err := f.Plan(testCost).WriteText(&b); err != nil {
+	if err := Of(f, testCost).WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
 	want := `grid test.hcl: 2 sweep(s), 26 jobs, 86 fits; estimated 3m05s CPU, 46.1s wall on 4 core(s)

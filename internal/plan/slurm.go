@@ -1,4 +1,4 @@
-package grid
+package plan
 
 import (
 	"fmt"
@@ -14,18 +14,18 @@ type SlurmOptions struct {
 	TargetHours float64 // aim to finish within this wall time; default 4
 }
 
-// SlurmPlan is a suggested allocation for deploy/slurm/sweep.sbatch: one
-// worker per node with CPUsPerTask cores (worker --parallel), the
-// coordinator beside the first node's worker.
-type SlurmPlan struct {
-	Nodes       int
-	CPUsPerTask int
+// Allocation is a suggested Slurm allocation for
+// deploy/slurm/sweep.sbatch: one worker per node with CPUsPerTask cores
+// (worker --parallel), the coordinator beside the first node's worker.
+type Allocation struct {
+	Nodes       int     // nodes to ask for, one worker each
+	CPUsPerTask int     // cores per node's worker (SlurmOptions.CPUsPerNode)
 	MemPerNode  int64   // bytes: the worker's jobs at their largest, with headroom
 	TimeLimit   float64 // seconds, rounded up to 15 minutes
-	WallSeconds float64 // expected wall time
-	CPUSeconds  float64
-	Jobs        int
-	LongestJob  float64
+	WallSeconds float64 // expected wall time, seconds
+	CPUSeconds  float64 // estimated single-core seconds of the whole grid
+	Jobs        int     // jobs of the whole grid
+	LongestJob  float64 // estimated seconds of the most expensive job
 }
 
 // Memory model of one running job, measured on the paper's learners
@@ -45,10 +45,10 @@ const (
 // time limit covers the expected wall time with 50% margin plus 10
 // minutes of start-up, and at least twice the longest job; memory holds
 // CPUsPerTask jobs of the largest scenario at once, plus 25%.
-func (p PlanSummary) Slurm(o SlurmOptions) SlurmPlan {
+func (p Summary) Slurm(o SlurmOptions) Allocation {
 	o = o.withDefaults()
 	jobs, _, cpu := p.Totals()
-	sp := SlurmPlan{CPUsPerTask: o.CPUsPerNode, CPUSeconds: cpu, Jobs: jobs}
+	sp := Allocation{CPUsPerTask: o.CPUsPerNode, CPUSeconds: cpu, Jobs: jobs}
 	cells := 0
 	for _, s := range p.Sweeps {
 		sp.LongestJob = max(sp.LongestJob, s.LongestJob)
@@ -84,9 +84,9 @@ func roundGiB(b int64) int64 {
 	return max(1, (b+gib-1)/gib) * gib
 }
 
-// WriteSlurm prints the suggestion as the sbatch command to run, with
-// what it rests on.
-func (sp SlurmPlan) WriteSlurm(w io.Writer, gridPath string) error {
+// WriteText prints the suggestion as the sbatch command to run on the
+// grid file at gridPath, with what it rests on. The only error is w's.
+func (sp Allocation) WriteText(w io.Writer, gridPath string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Slurm: %d jobs, %s CPU, longest job %s; expected wall %s on %d node(s) × %d cores.\n\n",
 		sp.Jobs, human(sp.CPUSeconds), human(sp.LongestJob), human(sp.WallSeconds), sp.Nodes, sp.CPUsPerTask)

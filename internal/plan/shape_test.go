@@ -1,9 +1,11 @@
-package grid
+package plan
 
 import (
 	"math"
+	"path/filepath"
 	"testing"
 
+	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/sim"
 )
 
@@ -30,7 +32,7 @@ func TestFitSecondsScaling(t *testing.T) {
 		{"tree/gaussian", Shape{N: 1000, D: 5, Missing: 1}, 2}, // 0.5 · 3 + 0.5
 	}
 	for _, tc := range cases {
-		if got := c.FitSeconds(MustPipeline(tc.pipeline, nil), tc.sh); math.Abs(got-tc.want) > 1e-12 {
+		if got := c.FitSeconds(grid.MustPipeline(tc.pipeline, nil), tc.sh); math.Abs(got-tc.want) > 1e-12 {
 			t.Errorf("FitSeconds(%s, %+v) = %v, want %v", tc.pipeline, tc.sh, got, tc.want)
 		}
 	}
@@ -54,8 +56,8 @@ func TestFitSecondsWork(t *testing.T) {
 		{"tree/mean", map[string]float64{"minbucket": 5}, 1},
 	}
 	for _, tc := range cases {
-		def := c.FitSeconds(MustPipeline(tc.pipeline, nil), sh)
-		got := c.FitSeconds(MustPipeline(tc.pipeline, tc.settings), sh)
+		def := c.FitSeconds(grid.MustPipeline(tc.pipeline, nil), sh)
+		got := c.FitSeconds(grid.MustPipeline(tc.pipeline, tc.settings), sh)
 		if math.Abs(got/def-tc.want) > 1e-12 {
 			t.Errorf("%s %v: %v s, %v times the default's %v s, want %v times", tc.pipeline, tc.settings, got, got/def, def, tc.want)
 		}
@@ -77,22 +79,22 @@ func TestFitShape(t *testing.T) {
 		{"forest/mean", Shape{N: 1000, D: 9, Missing: missing}},
 		{"forest/mean+mask", Shape{N: 1000, D: 12, Missing: missing}},
 	} {
-		if got := FitShape(sc, MustPipeline(tc.pipeline, nil)); got != tc.want {
+		if got := FitShape(sc, grid.MustPipeline(tc.pipeline, nil)); got != tc.want {
 			t.Errorf("%s: %+v, want %+v", tc.pipeline, got, tc.want)
 		}
 	}
 	sc.Mechanism, sc.Rate, sc.Columns = sim.None, 0, nil
-	if got := FitShape(sc, MustPipeline("forest/mean+mask", nil)); got != (Shape{N: 1000, D: 9}) {
+	if got := FitShape(sc, grid.MustPipeline("forest/mean+mask", nil)); got != (Shape{N: 1000, D: 9}) {
 		t.Errorf("complete data: %+v, want no mask column and nothing missing", got)
 	}
 }
 
-// TestTableShape: testdata/tables/small.csv has 12 rows, 3 folds (8
+// TestTableShape: grid's testdata/tables/small.csv has 12 rows, 3 folds (8
 // training rows), features a (3 NA), b and c (categorical, 3 levels, 1
 // NA): 6 design columns; its natural NA cover (3 + 1)/36 of the cells,
 // and an amputation at rate r on all three adds r.
 func TestTableShape(t *testing.T) {
-	f, err := ParseFile("testdata/table.good.hcl", testOpts)
+	f, err := grid.ParseFile(filepath.Join("..", "grid", "testdata", "table.good.hcl"), grid.ParseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package grid
+package plan
 
 import (
 	"strings"
@@ -6,12 +6,12 @@ import (
 )
 
 func TestSlurmPlan(t *testing.T) {
-	plan := func(cpu, longest float64, jobs, cells int) PlanSummary {
-		return PlanSummary{Sweeps: []SweepPlan{{Jobs: jobs, CPUSeconds: cpu, LongestJob: longest, MaxCells: cells}}}
+	plan := func(cpu, longest float64, jobs, cells int) Summary {
+		return Summary{Sweeps: []Sweep{{Jobs: jobs, CPUSeconds: cpu, LongestJob: longest, MaxCells: cells}}}
 	}
 	for _, tc := range []struct {
 		name  string
-		p     PlanSummary
+		p     Summary
 		o     SlurmOptions
 		nodes int
 		time  string
@@ -43,7 +43,7 @@ func TestSlurmPlan(t *testing.T) {
 				t.Errorf("time limit %v below the longest job ×2 (%v) or the expected wall %v", sp.TimeLimit, sp.LongestJob, sp.WallSeconds)
 			}
 			var b strings.Builder
-			if err := sp.WriteSlurm(&b, "g.hcl"); err != nil {
+			if err := sp.WriteText(&b, "g.hcl"); err != nil {
 				t.Fatal(err)
 			}
 			if want := "--time=" + tc.time + " "; !strings.Contains(b.String(), want) || !strings.Contains(b.String(), "sweep.sbatch g.hcl") {

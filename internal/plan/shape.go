@@ -1,6 +1,7 @@
-package grid
+package plan
 
 import (
+	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/sim"
 )
 
@@ -11,7 +12,7 @@ type fitShape struct {
 }
 
 // of returns the shape of pipeline p's fits: with its mask indicators.
-func (f fitShape) of(p Pipeline) Shape {
+func (f fitShape) of(p grid.Pipeline) Shape {
 	sh := f.Shape
 	if p.Spec().Mask {
 		sh.D += f.maskable
@@ -23,14 +24,14 @@ func (f fitShape) of(p Pipeline) Shape {
 // sc: n_train rows; d covariates plus, for a "+mask" pipeline, one
 // indicator per column that may be missing; the missing fraction
 // rate·|columns|/d (0 without a mechanism).
-func FitShape(sc sim.Scenario, p Pipeline) Shape {
+func FitShape(sc sim.Scenario, p grid.Pipeline) Shape {
 	return scenarioShape(sc, nil).of(p)
 }
 
 // scenarioShape returns the shape of sc's fits: n_train rows and d
 // covariates for simulated data, and the amputation's share of the cells
 // missing; for a table sweep (tp not nil) see tableShape.
-func scenarioShape(sc sim.Scenario, tp *TablePlan) fitShape {
+func scenarioShape(sc sim.Scenario, tp *Table) fitShape {
 	amputated := 0
 	if sc.Mechanism != sim.None {
 		amputated = len(sc.Columns)
@@ -51,7 +52,7 @@ func scenarioShape(sc sim.Scenario, tp *TablePlan) fitShape {
 // features (read by plan; unknown, so 0, for a sweep that arrived
 // without its file) plus the amputation's share of the cells. Every
 // feature with NA or amputated gets a mask indicator.
-func tableShape(sc sim.Scenario, tp *TablePlan, amputated int) fitShape {
+func tableShape(sc sim.Scenario, tp *Table, amputated int) fitShape {
 	sh := fitShape{Shape: Shape{N: tp.TrainRows, D: tp.Columns}, maskable: amputated}
 	if tp.Features == 0 {
 		return sh

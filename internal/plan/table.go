@@ -1,16 +1,17 @@
-package grid
+package plan
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 
+	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/table"
 )
 
-// TablePlan is what plan shows of a table sweep's table.
-type TablePlan struct {
-	File     *TableFile
+// Table is what plan shows of a table sweep's table.
+type Table struct {
+	File     *grid.TableFile
 	SHA256   string
 	Target   string
 	Split    string // "5-fold cross-validation" or "hold-out, 30% test"
@@ -23,12 +24,12 @@ type TablePlan struct {
 }
 
 // tablePlan describes a table sweep's table; nil for simulated data.
-func tablePlan(s *Sweep) *TablePlan {
+func tablePlan(s *grid.Sweep) *Table {
 	if !s.IsTable() {
 		return nil
 	}
 	ref := s.Scenarios[0].Table
-	tp := &TablePlan{File: s.TableFile, SHA256: ref.SHA256, Target: ref.Target, Features: len(ref.Features),
+	tp := &Table{File: s.TableFile, SHA256: ref.SHA256, Target: ref.Target, Features: len(ref.Features),
 		Columns: len(ref.Features)}
 	used := 0
 	if s.TableFile != nil {
@@ -44,14 +45,14 @@ func tablePlan(s *Sweep) *TablePlan {
 		tp.TrainRows = used - (used+ref.Folds-1)/ref.Folds
 	} else {
 		tp.Split = fmt.Sprintf("hold-out, %s test", strconv.FormatFloat(ref.TestFraction*100, 'g', 4, 64)+"%")
-		tp.TrainRows = used - TestRows(used, ref.TestFraction)
+		tp.TrainRows = used - grid.TestRows(used, ref.TestFraction)
 	}
 	return tp
 }
 
 // writeTablePlan prints a table sweep's table: file, hash, rows, the rows
 // dropped for an NA target, the split and every column with its NA rate.
-func writeTablePlan(b *strings.Builder, tp *TablePlan) {
+func writeTablePlan(b *strings.Builder, tp *Table) {
 	fmt.Fprintf(b, "  table:     sha256 %s, target %q, %d features (%d design columns), %s\n",
 		tp.SHA256, tp.Target, tp.Features, tp.Columns, tp.Split)
 	f := tp.File
