@@ -268,10 +268,12 @@ func TestFullDiskFailsCleanly(t *testing.T) {
 	c := startCluster(t, t.TempDir(), opts)
 	a := testSweep(t, 1, 3, []float64{0.1, 0.2}, "tree/mia")
 	b := testSweep(t, 2, 3, []float64{0.1, 0.2}, "tree/mia")
-	c.startWorker("w", 2, worker.Slow{Executor: worker.Deterministic{}, Delay: 2 * time.Millisecond})
+	gate := make(chan struct{}) // b's jobs run once the disk is full
+	c.startWorker("w", 2, gated{worker.Slow{Executor: worker.Deterministic{}, Delay: 2 * time.Millisecond}, b.Seed, gate})
 	c.wait(c.submit(a).SweepId)
 	idb := c.submit(b).SweepId // stored while there is space
 	full.Store(true)
+	close(gate)
 	_, err := c.client.Submit(context.Background(), &pb.SubmitRequest{Spec: wire.SpecToProto(testSweep(t, 9, 1, []float64{0.1}, "tree/mia"))})
 	if code(err) != codes.Unavailable {
 		t.Fatalf("submit on a full disk: %v, want Unavailable", err)
@@ -407,4 +409,23 @@ func must(t testing.TB, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// gated runs the jobs of the sweep of seed seed once gate is closed.
+type gated struct {
+	worker.Executor
+	seed uint64
+	gate chan struct{}
+}
+
+// Execute implements worker.Executor.
+func (g gated) Execute(ctx context.Context, sw *grid.Sweep, scenario, rep int, pipelines []int) ([]worker.Result, error) {
+	if sw.Seed == g.seed {
+		select {
+		case <-g.gate:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return g.Executor.Execute(ctx, sw, scenario, rep, pipelines)
 }
