@@ -269,7 +269,7 @@ func TestFullDiskFailsCleanly(t *testing.T) {
 	a := testSweep(t, 1, 3, []float64{0.1, 0.2}, "tree/mia")
 	b := testSweep(t, 2, 3, []float64{0.1, 0.2}, "tree/mia")
 	gate := make(chan struct{}) // b's jobs run once the disk is full
-	c.startWorker("w", 2, gated{worker.Slow{Executor: worker.Deterministic{}, Delay: 2 * time.Millisecond}, b.Seed, gate})
+	c.startWorker("w", 2, seedGate{worker.Slow{Executor: worker.Deterministic{}, Delay: 2 * time.Millisecond}, b.Seed, gate})
 	c.wait(c.submit(a).SweepId)
 	idb := c.submit(b).SweepId // stored while there is space
 	full.Store(true)
@@ -411,15 +411,15 @@ func must(t testing.TB, err error) {
 	}
 }
 
-// gated runs the jobs of the sweep of seed seed once gate is closed.
-type gated struct {
+// seedGate runs the jobs of the sweep of seed seed once gate is closed.
+type seedGate struct {
 	worker.Executor
 	seed uint64
 	gate chan struct{}
 }
 
 // Execute implements worker.Executor.
-func (g gated) Execute(ctx context.Context, sw *grid.Sweep, scenario, rep int, pipelines []int) ([]worker.Result, error) {
+func (g seedGate) Execute(ctx context.Context, sw *grid.Sweep, scenario, rep int, pipelines []int) ([]worker.Result, error) {
 	if sw.Seed == g.seed {
 		select {
 		case <-g.gate:
