@@ -33,6 +33,11 @@ var ErrPrecondition = errors.New("server: failed precondition")
 // class (internal/fpclass) the coordinator does not accept.
 var ErrFPClass = errors.New("server: " + fpclass.Mismatch)
 
+// ErrOutOfRange is wrapped by the error of a FetchTable whose offset lies
+// outside the table; a worker resuming a fetch takes OutOfRange as its
+// cue to fetch the table again from the start.
+var ErrOutOfRange = errors.New("server: out of range")
+
 // toStatus is the one place where errors become gRPC status codes. Every
 // handler's error passes through it (see the interceptors below).
 func toStatus(err error) error {
@@ -57,6 +62,8 @@ func toStatus(err error) error {
 		code = codes.FailedPrecondition
 	case errors.Is(err, store.ErrCorrupt):
 		code = codes.DataLoss
+	case errors.Is(err, ErrOutOfRange):
+		code = codes.OutOfRange
 	case errors.Is(err, auth.ErrUnauthenticated):
 		code = codes.Unauthenticated
 	case errors.Is(err, auth.ErrWrongCluster):

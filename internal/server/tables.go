@@ -5,10 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 
 	"github.com/misslab/misslab/internal/store"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
@@ -24,9 +23,10 @@ const FetchChunkBytes = 1 << 20
 // StatTable says whether the coordinator holds an intact copy of a table,
 // and its size in bytes. A malformed hash is InvalidArgument.
 //
-// The table RPCs return the store's table errors as they are; errors.go
-// maps them (ErrBadTableHash and ErrTableMismatch to InvalidArgument,
-// ErrNoTable to NotFound).
+// The table RPCs return errors wrapping the store's table errors and the
+// server's; errors.go maps them (ErrBadTableHash, ErrTableMismatch and
+// ErrProtocol to InvalidArgument, ErrNoTable to NotFound, ErrOutOfRange to
+// OutOfRange), as every RPC's.
 func (s *sweepService) StatTable(_ context.Context, req *pb.StatTableRequest) (*pb.StatTableResponse, error) {
 	if err := store.CheckTableHash(req.GetSha256()); err != nil {
 		return nil, err
@@ -46,7 +46,7 @@ func (s *sweepService) StatTable(_ context.Context, req *pb.StatTableRequest) (*
 func (s *sweepService) UploadTable(stream pb.SweepService_UploadTableServer) error {
 	first, err := stream.Recv()
 	if errors.Is(err, io.EOF) {
-		return status.Error(codes.InvalidArgument, "upload table: no message")
+		return fmt.Errorf("%w: upload table: no message", ErrProtocol)
 	}
 	if err != nil {
 		return err
@@ -56,11 +56,11 @@ func (s *sweepService) UploadTable(stream pb.SweepService_UploadTableServer) err
 		return err
 	}
 	if size < 0 || size > MaxTableBytes {
-		return status.Errorf(codes.InvalidArgument, "upload table %s: size %d outside [0, %d]", short(sha), size, MaxTableBytes)
+		return fmt.Errorf("%w: upload table %s: size %d outside [0, %d]", ErrProtocol, short(sha), size, MaxTableBytes)
 	}
 	if held, ok := s.c.st.HasTable(sha); ok {
 		if held != size {
-			return status.Errorf(codes.InvalidArgument, "upload table %s: announced %d bytes, the held table has %d", short(sha), size, held)
+			return fmt.Errorf("%w: upload table %s: announced %d bytes, the held table has %d", store.ErrTableMismatch, short(sha), size, held)
 		}
 		return stream.SendAndClose(&pb.UploadTableResponse{Sha256: sha, Size: size, Existed: true})
 	}
@@ -106,8 +106,11 @@ func (s *workService) FetchTable(req *pb.FetchTableRequest, stream pb.WorkServic
 		return err
 	}
 	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) { // removed since TablePath looked
+		return fmt.Errorf("%w: %s: %w", store.ErrNoTable, short(req.GetSha256()), err)
+	}
 	if err != nil {
-		return status.Errorf(codes.NotFound, "table %s: %v", short(req.GetSha256()), err)
+		return fmt.Errorf("table %s: %w", short(req.GetSha256()), err)
 	}
 	defer f.Close()
 	fi, err := f.Stat()
@@ -116,7 +119,7 @@ func (s *workService) FetchTable(req *pb.FetchTableRequest, stream pb.WorkServic
 	}
 	size, off := fi.Size(), req.GetOffset()
 	if off < 0 || off > size {
-		return status.Errorf(codes.OutOfRange, "table %s: offset %d outside [0, %d]", short(req.GetSha256()), off, size)
+		return fmt.Errorf("%w: table %s: offset %d outside [0, %d]", ErrOutOfRange, short(req.GetSha256()), off, size)
 	}
 	for {
 		buf := make([]byte, min(FetchChunkBytes, size-off)) // a new one each time: Send may keep the message
