@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 
-
 	"github.com/misslab/misslab/internal/store"
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
