@@ -132,7 +132,7 @@ func serve(args []string) error {
 	if cat != nil {
 		opts.Methods = cat.Methods()
 	}
-	if err := sec.apply(ctx, *listen, &opts, log); err != nil {
+	if err := sec.apply(*listen, &opts, log); err != nil {
 		return err
 	}
 	return server.ServeDir(ctx, *listen, *data, opts, af.write)

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"flag"
-	"net"
 
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/misslab/misslab/internal/auth"
 	"github.com/misslab/misslab/internal/client"
-	"github.com/misslab/misslab/internal/metrics"
 	"github.com/misslab/misslab/internal/server"
 )
 
@@ -45,9 +42,9 @@ func addServeSecurity(fs *flag.FlagSet) *serveSecurity {
 	return s
 }
 
-// apply fills opts with the access policy, TLS and metrics, and starts
-// the metrics server, which stops with ctx.
-func (s *serveSecurity) apply(ctx context.Context, listen string, opts *server.Options, log hclog.Logger) error {
+// apply fills opts with the access policy, TLS, the health listener and
+// the metrics listener (ServeDir binds and serves them).
+func (s *serveSecurity) apply(listen string, opts *server.Options, log hclog.Logger) error {
 	sec, err := s.Build(listen, log.Named("auth"))
 	if err != nil {
 		return err
@@ -55,23 +52,8 @@ func (s *serveSecurity) apply(ctx context.Context, listen string, opts *server.O
 	opts.GRPCOptions = append(opts.GRPCOptions, sec.Options...)
 	opts.Unary = append(opts.Unary, sec.Policy.UnaryInterceptor())
 	opts.Stream = append(opts.Stream, sec.Policy.StreamInterceptor())
-	opts.HealthListen = s.healthListen
+	opts.HealthListen, opts.MetricsListen = s.healthListen, s.metricsListen
 	log.Info("security", "tls", sec.TLS, "client_certificates", s.ClientCA != "", "open", sec.Policy.Open(),
 		"cluster", auth.ClusterName(s.Cluster))
-	if s.metricsListen == "" {
-		return nil
-	}
-	lis, err := net.Listen("tcp", s.metricsListen)
-	if err != nil {
-		return err
-	}
-	reg := metrics.NewRegistry()
-	opts.Observer = server.NewMetrics(reg)
-	log.Info("serving metrics", "addr", "http://"+lis.Addr().String()+"/metrics")
-	go func() {
-		if err := metrics.Serve(ctx, lis, reg); err != nil {
-			log.Error("metrics server stopped", "error", err)
-		}
-	}()
 	return nil
 }

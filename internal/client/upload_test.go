@@ -51,7 +51,7 @@ func coordinator(t *testing.T) (*server.Coordinator, *grpc.ClientConn, *atomic.I
 		}
 		return h(srv, ss)
 	}
-	coord, err := server.Open(t.TempDir(), server.Options{Stream: []grpc.StreamServerInterceptor{count}})
+	coord, err := server.Open(context.Background(), t.TempDir(), server.Options{Stream: []grpc.StreamServerInterceptor{count}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,7 @@ func Run(ctx context.Context, f *grid.File, o Options) ([]string, error) {
 	if o.Methods != nil {
 		o.Coord.Methods = o.Methods.Methods()
 	}
-	coord, err := server.Open(o.DataDir, o.Coord)
+	coord, err := server.Open(ctx, o.DataDir, o.Coord)
 	if err != nil {
 		return nil, err
 	}

@@ -62,14 +62,14 @@ func BenchmarkSubmit1M(b *testing.B) {
 	}
 	sw := testSweep(b, 1, 1000, rates, "tree/mia", "tree/mean")
 	for range b.N {
-		coord, err := server.Open(b.TempDir(), server.Options{})
+		coord, err := server.Open(context.Background(), b.TempDir(), server.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		st, err := coord.Submit(sw)
+		st, err := coord.Submit(context.Background(), sw)
 		if err != nil || st.Jobs != 1_000_000 {
 			b.Fatal(st, err)
 		}

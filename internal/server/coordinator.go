@@ -48,6 +48,10 @@ type Options struct {
 	// HealthListen, if set, is where ServeDir also serves the health
 	// service alone, in plaintext (see ServeHealth).
 	HealthListen string
+	// MetricsListen, if set, is where ServeDir also serves the
+	// coordinator's Prometheus metrics over HTTP (/metrics, /healthz); its
+	// collector (NewMetrics) then replaces Observer.
+	MetricsListen string
 	// MaxBacklog is how many accepted results may wait for the store
 	// before leasing pauses; default DefaultMaxBacklog.
 	MaxBacklog int
@@ -91,7 +95,10 @@ type Coordinator struct {
 
 	mu     sync.Mutex // serialises Submit, Cancel and loading
 	stop   chan struct{}
-	ticker sync.WaitGroup
+	ticker sync.WaitGroup // the lease ticker (tick), started by Open, stopped by Close
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // sweepInfo is what the server keeps per loaded sweep (sched.Sweep.Data).
@@ -104,8 +111,10 @@ type sweepInfo struct {
 }
 
 // Open opens the data directory, reconstructs every stored sweep's
-// progress from its stored results, and starts expiring leases.
-func Open(dir string, opts Options) (*Coordinator, error) {
+// progress from its stored results, and starts expiring leases. ctx
+// bounds the recomputation that may vouch for the directory's
+// floating-point class (Options.VerifyClass).
+func Open(ctx context.Context, dir string, opts Options) (*Coordinator, error) {
 	if opts.Logger == nil {
 		opts.Logger = hclog.NewNullLogger()
 	}
@@ -136,7 +145,7 @@ func Open(dir string, opts Options) (*Coordinator, error) {
 		return nil, err
 	}
 	c.signer = newSigner(key)
-	if err := c.bindFPClass(dir); err != nil {
+	if err := c.bindFPClass(ctx, dir); err != nil {
 		st.Close()
 		return nil, err
 	}
@@ -174,18 +183,20 @@ func (c *Coordinator) tick(every time.Duration) {
 	}
 }
 
-// Close stops the coordinator after committing queued results.
+// Close stops the coordinator after committing queued results: the
+// lease ticker, then the store's writer, then the store. It may be called
+// more than once, also concurrently; every call waits for the first to
+// finish and returns its error.
 func (c *Coordinator) Close() error {
-	select {
-	case <-c.stop:
-	default:
+	c.closeOnce.Do(func() {
 		close(c.stop)
-	}
-	c.ticker.Wait()
-	if c.writer != nil {
-		c.writer.Close()
-	}
-	return c.st.Close()
+		c.ticker.Wait()
+		if c.writer != nil {
+			c.writer.Close()
+		}
+		c.closeErr = c.st.Close()
+	})
+	return c.closeErr
 }
 
 // Store returns the coordinator's store.
@@ -237,7 +248,7 @@ func (c *Coordinator) load(rec storeconv.Record) (*sched.Sweep, error) {
 // External methods are bound first (see Options.Methods): a name that no
 // methods file of the coordinator lists and no connected worker offers
 // is refused (ErrPrecondition), naming it.
-func (c *Coordinator) Submit(spec *grid.Sweep) (sched.Status, error) {
+func (c *Coordinator) Submit(ctx context.Context, spec *grid.Sweep) (sched.Status, error) {
 	if err := spec.Check(); err != nil {
 		return sched.Status{}, err
 	}
@@ -247,7 +258,7 @@ func (c *Coordinator) Submit(spec *grid.Sweep) (sched.Status, error) {
 	}
 	id := spec.Hash()
 	if _, err := c.sched.Status(id); err != nil && spec.IsTable() {
-		if err := c.checkTable(spec); err != nil {
+		if err := c.checkTable(ctx, spec); err != nil {
 			return sched.Status{}, err
 		}
 	}

@@ -37,12 +37,12 @@ func (c *Coordinator) exportFolds(ctx context.Context, w io.Writer, id string) e
 // checkParquet checks a Parquet table sweep against its stored file's
 // schema: the target is a kept numeric column and the other kept columns
 // are the sweep's features, in order.
-func (c *Coordinator) checkParquet(ref *sim.TableRef) error {
+func (c *Coordinator) checkParquet(ctx context.Context, ref *sim.TableRef) error {
 	path, err := c.tablePath(ref)
 	if err != nil {
 		return err
 	}
-	t, err := table.Schema(context.Background(), path, table.Options{Format: table.Parquet, Drop: ref.Drop, Categorical: ref.Categorical})
+	t, err := table.Schema(ctx, path, table.Options{Format: table.Parquet, Drop: ref.Drop, Categorical: ref.Categorical})
 	if err != nil {
 		return fmt.Errorf("%w: table %s: %w", wire.ErrInvalidSpec, ref.Name, err)
 	}
@@ -103,12 +103,12 @@ func (c *Coordinator) shape(ctx context.Context, ref *sim.TableRef) (*table.Desi
 // names and kinds, row count): decoding its pages is left to the
 // workers, because the parquet library's allocations on a damaged or
 // hostile file are unbounded, and the coordinator holds the store.
-func (c *Coordinator) checkTable(sw *grid.Sweep) error {
+func (c *Coordinator) checkTable(ctx context.Context, sw *grid.Sweep) error {
 	ref := sw.Scenarios[0].Table
 	if ref.Format == string(table.Parquet) {
-		return c.checkParquet(ref)
+		return c.checkParquet(ctx, ref)
 	}
-	d, err := c.shape(context.Background(), ref)
+	d, err := c.shape(ctx, ref)
 	if err != nil {
 		return err
 	}

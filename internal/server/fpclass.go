@@ -18,7 +18,7 @@ import (
 // good: from then on the store's scores may depend on which worker ran
 // a job. A store from before classes were recorded takes the accepted
 // class, with a warning, since its results' class is unknown.
-func (c *Coordinator) bindFPClass(dir string) error {
+func (c *Coordinator) bindFPClass(ctx context.Context, dir string) error {
 	stored, hasResults, err := c.st.FPClass()
 	if err != nil {
 		return err
@@ -36,7 +36,7 @@ func (c *Coordinator) bindFPClass(dir string) error {
 	case want == fpclass.Any:
 		c.log.Warn("results of one floating-point class will be mixed with others", "data", dir, "stored_fp_class", stored)
 	default:
-		if err := c.verifyClass(dir, stored); err != nil {
+		if err := c.verifyClass(ctx, dir, stored); err != nil {
 			return fmt.Errorf("%w: data directory %s holds results computed under floating-point class %q, "+
 				"and this coordinator accepts %q (%w): serve it with --fp-class %q and workers of that class, "+
 				"or --fp-class any to mix classes (scores then depend on which worker ran a job), or use another data directory",
@@ -52,14 +52,14 @@ var errNoVerify = errors.New("no recomputation can vouch for it")
 // verifyClass checks, when the coordinator accepts its own class and has
 // Options.VerifyClass, that this build recomputes a sample of the stored
 // results bit for bit, so that the directory may take its class.
-func (c *Coordinator) verifyClass(dir, stored string) error {
+func (c *Coordinator) verifyClass(ctx context.Context, dir, stored string) error {
 	want := c.opts.FPClass
 	if c.opts.VerifyClass == nil || want != fpclass.Current() {
 		return errNoVerify
 	}
 	c.log.Info("recomputing stored results to check this build's floating-point class", "data", dir,
 		"stored_fp_class", stored, "fp_class", want)
-	n, err := c.opts.VerifyClass(context.Background(), c.st)
+	n, err := c.opts.VerifyClass(ctx, c.st)
 	if err != nil {
 		return fmt.Errorf("recomputed under this build: %w", err)
 	}

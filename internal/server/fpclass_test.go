@@ -90,7 +90,7 @@ func TestDataDirectoryKeepsItsFPClass(t *testing.T) {
 	const other = "riscv64+fma go1.99.0"
 	dir := t.TempDir()
 	for _, accept := range []string{other, "", other} { // no results yet: nothing to protect
-		c, err := server.Open(dir, server.Options{FPClass: accept})
+		c, err := server.Open(context.Background(), dir, server.Options{FPClass: accept})
 		if err != nil {
 			t.Fatalf("directory without results, class %q: %v", accept, err)
 		}
@@ -105,7 +105,7 @@ func TestDataDirectoryKeepsItsFPClass(t *testing.T) {
 		t.Fatalf("stored class %q, want the coordinator's own %q", class, fpclass.Current())
 	}
 
-	_, err := server.Open(dir, server.Options{FPClass: other})
+	_, err := server.Open(context.Background(), dir, server.Options{FPClass: other})
 	if !errors.Is(err, server.ErrPrecondition) {
 		t.Fatalf("Open accepting %q on results of %q: %v, want ErrPrecondition", other, fpclass.Current(), err)
 	}
@@ -123,7 +123,7 @@ func TestDataDirectoryKeepsItsFPClass(t *testing.T) {
 		{fpclass.Any, fpclass.Any}, // any reopens it and marks the mix
 		{other, fpclass.Any},       // once mixed, every class may add to it
 	} {
-		c, err := server.Open(dir, server.Options{FPClass: step.accept})
+		c, err := server.Open(context.Background(), dir, server.Options{FPClass: step.accept})
 		if err != nil {
 			t.Fatalf("Open accepting %q: %v", step.accept, err)
 		}
@@ -179,7 +179,7 @@ func TestDataDirectoryTakesAVerifiedClass(t *testing.T) {
 			c.close()
 			setClass(t, dir, other)
 
-			coord, err := server.Open(dir, server.Options{FPClass: tc.accept, VerifyClass: verifyStored})
+			coord, err := server.Open(context.Background(), dir, server.Options{FPClass: tc.accept, VerifyClass: verifyStored})
 			if tc.taken {
 				if err != nil {
 					t.Fatalf("Open: %v, want the directory taken", err)

@@ -223,7 +223,7 @@ func TestMethodSweepSurvivesRestart(t *testing.T) {
 	c := startCluster(t, dir, server.Options{Methods: []methodid.Method{hgbA, knnI}})
 	id := c.submit(methodSweep(t, 2)).GetSweepId()
 	c.close()
-	coord, err := server.Open(dir, server.Options{})
+	coord, err := server.Open(context.Background(), dir, server.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 func TestCoordinatorMetricsFollowASweep(t *testing.T) {
 	reg := metrics.NewRegistry()
 	m := server.NewMetrics(reg)
-	coord, err := server.Open(t.TempDir(), server.Options{Observer: m})
+	coord, err := server.Open(context.Background(), t.TempDir(), server.Options{Observer: m})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestCoordinatorMetricsFollowASweep(t *testing.T) {
 
 	sw := testSweep(t, 4, 4, []float64{0.1, 0.2, 0.3}, "tree/mia", "linear/mean") // 12 jobs
 	sw.Name = "metrics"
-	if _, err := coord.Submit(sw); err != nil {
+	if _, err := coord.Submit(context.Background(), sw); err != nil {
 		t.Fatal(err)
 	}
 	id := sw.Hash()[:12]
@@ -97,7 +97,7 @@ func TestReleasedLeasesAreCounted(t *testing.T) {
 	reg := metrics.NewRegistry()
 	m := server.NewMetrics(reg)
 	c := startCluster(t, t.TempDir(), server.Options{Observer: m})
-	if _, err := c.coord.Submit(testSweep(t, 4, 4, []float64{0.1, 0.2, 0.3}, "tree/mia")); err != nil {
+	if _, err := c.coord.Submit(context.Background(), testSweep(t, 4, 4, []float64{0.1, 0.2, 0.3}, "tree/mia")); err != nil {
 		t.Fatal(err)
 	}
 	ctx, stop := context.WithCancel(context.Background())

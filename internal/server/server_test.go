@@ -57,7 +57,7 @@ type cluster struct {
 // port of the kernel's choosing until the test ends.
 func startCluster(t testing.TB, dir string, opts server.Options) *cluster {
 	t.Helper()
-	coord, err := server.Open(dir, opts)
+	coord, err := server.Open(context.Background(), dir, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,12 +25,12 @@ func (s *sweepService) status(st sched.Status) *pb.SweepStatus {
 }
 
 // Submit validates the spec and registers or resumes the sweep.
-func (s *sweepService) Submit(_ context.Context, req *pb.SubmitRequest) (*pb.SubmitResponse, error) {
+func (s *sweepService) Submit(ctx context.Context, req *pb.SubmitRequest) (*pb.SubmitResponse, error) {
 	spec, err := wire.SpecFromProto(req.GetSpec())
 	if err != nil {
 		return nil, err
 	}
-	st, err := s.c.Submit(spec)
+	st, err := s.c.Submit(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
