@@ -20,19 +20,20 @@ import (
 
 	"github.com/misslab/misslab/internal/methodid"
 	"github.com/misslab/misslab/internal/methods"
+	"github.com/misslab/misslab/internal/run"
 	"github.com/misslab/misslab/internal/worker"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], os.Stderr)
+	code := realMain(ctx, os.Args[1:], os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
-// run runs the worker with the command-line arguments args, logging to
+// realMain runs the worker with the command-line arguments args, logging to
 // stderr, until ctx ends; it returns the exit status.
-func run(ctx context.Context, args []string, stderr io.Writer) int {
+func realMain(ctx context.Context, args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	join := fs.String("join", "", "coordinator address host:port (required)")
@@ -81,11 +82,19 @@ func run(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	opts := worker.Options{Addr: *join, ID: *id, Parallel: *parallel, Prefetch: *prefetch, Executor: exec,
 		Logger: log, DrainTimeout: *drain, MaxBackoff: *maxBackoff, Tables: tables, Methods: offers}
-	if err := sec.setup(ctx, &opts, log); err != nil {
+	serveMetrics, err := sec.setup(&opts, log)
+	if err != nil {
 		log.Error("cannot start", "error", err)
 		return 2
 	}
-	if err := worker.Run(ctx, opts); err != nil { // a refusal's error says what to fix
+	// The worker and its metrics server run as one group: when either
+	// stops, the other does (the worker drains first).
+	var g run.Group
+	g.AddContext(ctx, "worker", func(ctx context.Context) error { return worker.Run(ctx, opts) })
+	if serveMetrics != nil {
+		g.AddContext(ctx, "metrics server", serveMetrics)
+	}
+	if err := g.Run(); err != nil { // a refusal's error says what to fix
 		log.Error("worker failed", "error", err)
 		return 1
 	}

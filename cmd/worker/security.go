@@ -27,22 +27,24 @@ func addSecurity(fs *flag.FlagSet) *security {
 	return s
 }
 
-// setup fills opts' transport (TLS), per-call credentials (token,
+// setup fills opts' transport (TLS) and per-call credentials (token,
 // cluster, the worker's id in the coordinator's logs) and, when
-// --metrics-listen is set, has its executor report each job to the
-// worker's metrics (worker.Observe), whose server stops with ctx. Errors wrap auth.ErrConfig or come from the listener.
-func (s *security) setup(ctx context.Context, opts *worker.Options, log hclog.Logger) error {
+// --metrics-listen is set, binds its listener and has the executor report
+// each job to the worker's metrics (worker.Observe): it returns the
+// metrics server to run beside the worker (nil without the flag). Errors
+// wrap auth.ErrConfig or name the metrics listener.
+func (s *security) setup(opts *worker.Options, log hclog.Logger) (serve func(context.Context) error, err error) {
 	if opts.ID == "" {
 		opts.ID = worker.DefaultID()
 	}
 	s.Peer = opts.ID
 	transport, err := s.TransportCredentials()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	calls, err := s.CallOptions()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	opts.Transport, opts.DialOptions = transport, append(opts.DialOptions, calls...)
 	if !s.TLSOn() {
@@ -51,11 +53,11 @@ func (s *security) setup(ctx context.Context, opts *worker.Options, log hclog.Lo
 		}
 	}
 	if s.metricsListen == "" {
-		return nil
+		return nil, nil
 	}
 	lis, err := net.Listen("tcp", s.metricsListen)
 	if err != nil {
-		return fmt.Errorf("metrics listener: %w", err)
+		return nil, fmt.Errorf("metrics listener: %w", err)
 	}
 	parallel := opts.Parallel
 	if parallel <= 0 { // as worker.Run does
@@ -64,10 +66,5 @@ func (s *security) setup(ctx context.Context, opts *worker.Options, log hclog.Lo
 	reg := metrics.NewRegistry()
 	opts.Executor = worker.Observe(opts.Executor, metrics.NewWorker(reg, parallel))
 	log.Info("serving metrics", "addr", "http://"+lis.Addr().String()+"/metrics")
-	go func() {
-		if err := metrics.Serve(ctx, lis, reg); err != nil {
-			log.Error("metrics server stopped", "error", err)
-		}
-	}()
-	return nil
+	return func(ctx context.Context) error { return metrics.Serve(ctx, lis, reg) }, nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/methodid"
 	"github.com/misslab/misslab/internal/methods"
+	"github.com/misslab/misslab/internal/run"
 	"github.com/misslab/misslab/internal/server"
 	"github.com/misslab/misslab/internal/worker"
 )
@@ -86,24 +87,22 @@ func Run(ctx context.Context, f *grid.File, o Options) ([]string, error) {
 		return nil, err
 	}
 	srvCtx, stopSrv := context.WithCancel(context.Background())
-	srvDone := make(chan struct{})
-	go func() { defer close(srvDone); _ = coord.Serve(srvCtx, lis) }()
-	wctx, stopWorker := context.WithCancel(context.Background())
-	workerDone := make(chan struct{})
-	go func() {
-		defer close(workerDone)
-		_ = worker.Run(wctx, worker.Options{Addr: lis.Addr().String(), ID: "embedded", Parallel: o.Parallel,
-			Executor: worker.WithTables(exec, tables), Tables: tables, Methods: offers,
-			Logger: o.Logger.Named("worker"), DrainTimeout: time.Second})
-	}()
-	defer func() { // the worker drains while the server still listens
-		stopWorker()
-		<-workerDone
+	var srvErr error
+	srvDone := make(chan struct{}) // closed once srvErr is set
+	go func() { defer close(srvDone); srvErr = coord.Serve(srvCtx, lis) }()
+	defer func() { // after the worker has drained, while the server listened
 		stopSrv()
 		<-srvDone
 	}()
-
-	ids, err := runAll(ctx, lis.Addr().String(), f, o.Progress)
+	wopts := worker.Options{Addr: lis.Addr().String(), ID: "embedded", Parallel: o.Parallel,
+		Executor: worker.WithTables(exec, tables), Tables: tables, Methods: offers,
+		Logger: o.Logger.Named("worker"), DrainTimeout: time.Second}
+	var ids []string
+	err = runGroup(ctx, srvDone, &srvErr, wopts, func(ctx context.Context) error {
+		var err error
+		ids, err = runAll(ctx, lis.Addr().String(), f, o.Progress)
+		return err
+	})
 	if err != nil {
 		return ids, err
 	}
@@ -114,6 +113,40 @@ func Run(ctx context.Context, f *grid.File, o Options) ([]string, error) {
 		return ids, fmt.Errorf("write results: %w", err)
 	}
 	return ids, nil
+}
+
+// errWorkerStopped is the error of a worker that stopped before the
+// sweeps were done, without an error of its own.
+var errWorkerStopped = errors.New("embedded: the worker stopped")
+
+// runGroup runs the client (submit and follow, client) and the worker as
+// one group (internal/run) beside the already serving coordinator, whose
+// Serve error is *srvErr once srvDone is closed: when the client is done, the worker
+// drains; when the worker or the coordinator stops first (a refusal, a
+// failure), the client stops and that error is returned.
+func runGroup(ctx context.Context, srvDone <-chan struct{}, srvErr *error, wopts worker.Options, client func(context.Context) error) error {
+	var g run.Group
+	g.AddContext(ctx, "client", client)
+	g.AddContext(ctx, "worker", func(wctx context.Context) error {
+		err := worker.Run(wctx, wopts)
+		if err == nil && wctx.Err() == nil {
+			err = errWorkerStopped
+		}
+		return err
+	})
+	g.AddContext(ctx, "coordinator", func(cctx context.Context) error {
+		select {
+		case <-srvDone:
+			return fmt.Errorf("stopped serving: %w", *srvErr)
+		case <-cctx.Done():
+			return nil
+		}
+	})
+	err := g.Run()
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	return err
 }
 
 // withMethods returns the worker's executor and the methods it offers:

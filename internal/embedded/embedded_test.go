@@ -3,13 +3,16 @@ package embedded
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/server"
 	"github.com/misslab/misslab/internal/worker"
 )
 
@@ -88,4 +91,22 @@ func readCSV(t *testing.T, path string) [][]string {
 		t.Fatal(err)
 	}
 	return rows
+}
+
+// TestRunStopsWhenItsWorkerIsRefused: the in-process worker is refused
+// by its coordinator (another floating-point class): Run returns that
+// refusal instead of waiting for sweeps nobody will run. (Before, the
+// worker's error was dropped and Run waited for ever.)
+func TestRunStopsWhenItsWorkerIsRefused(t *testing.T) {
+	f, err := grid.Parse([]byte(tiny), "tiny.hcl", grid.ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err = Run(ctx, f, Options{OutDir: t.TempDir(), Parallel: 1, Executor: worker.Deterministic{},
+		Coord: server.Options{FPClass: "elsewhere go0 scores/0"}})
+	if !errors.Is(err, worker.ErrRefused) || ctx.Err() != nil {
+		t.Errorf("Run with a refused worker: %v (deadline passed: %v), want the worker's refusal", err, ctx.Err() != nil)
+	}
 }

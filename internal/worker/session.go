@@ -25,6 +25,11 @@ type session struct {
 	ctx  context.Context      // ends with the session
 	work pb.WorkServiceClient // fetches tables
 	gate *tableGate           // job batches waiting for their sweep's tables
+
+	// tasks are the session's goroutines besides its sender (each batch
+	// waiting for its tables, see gateJobs): runSession waits for them
+	// once the session has ended, so none outlives it.
+	tasks sync.WaitGroup
 }
 
 // send sends m, or drops it once the worker has closed its side: what a
@@ -113,6 +118,7 @@ func (w *Worker) runSession(ctx context.Context, client pb.WorkServiceClient) er
 	err = w.receive(s)
 	cancel()
 	<-senderDone
+	s.tasks.Wait()
 	w.mu.Lock()
 	w.cur = nil
 	w.mu.Unlock()

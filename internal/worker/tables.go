@@ -347,8 +347,9 @@ func (g *tableGate) unpark(b *pb.JobBatch) *pb.JobBatch {
 }
 
 // gateJobs holds a batch of a sweep whose tables this worker lacks until
-// they are fetched (on its own goroutine; the session goes on receiving)
-// and reports whether it did; the jobs of other sweeps pass at once.
+// they are fetched (on a goroutine of the session's tasks, which the
+// session waits for when it ends; it goes on receiving meanwhile) and
+// reports whether it did; the jobs of other sweeps pass at once.
 func (w *Worker) gateJobs(s *session, b *pb.JobBatch) bool {
 	t := w.opts.Tables
 	if t == nil {
@@ -359,7 +360,7 @@ func (w *Worker) gateJobs(s *session, b *pb.JobBatch) bool {
 		return false
 	}
 	tokens := s.gate.park(b)
-	go w.awaitTables(s, t, shas, b, tokens)
+	s.tasks.Go(func() { w.awaitTables(s, t, shas, b, tokens) })
 	return true
 }
 
@@ -370,7 +371,8 @@ func (w *Worker) gateJobs(s *session, b *pb.JobBatch) bool {
 // first the batch is dropped: the coordinator takes its leases back.
 func (w *Worker) awaitTables(s *session, t *TableStore, shas []string, b *pb.JobBatch, tokens []uint64) {
 	ctx, cancel := context.WithCancel(s.ctx)
-	go s.gate.heartbeat(ctx, s, tokens)
+	var beats sync.WaitGroup
+	beats.Go(func() { s.gate.heartbeat(ctx, s, tokens) })
 	var err error
 	for _, sha := range shas {
 		if _, err = t.Ensure(ctx, s.work, sha); err != nil {
@@ -378,6 +380,7 @@ func (w *Worker) awaitTables(s *session, t *TableStore, shas []string, b *pb.Job
 		}
 	}
 	cancel()
+	beats.Wait()
 	kept := s.gate.unpark(b)
 	if s.ctx.Err() != nil || len(kept.GetJobs()) == 0 {
 		return
