@@ -21,11 +21,7 @@ func addClientSecurity(fs *flag.FlagSet) *clientSecurity {
 
 // dial connects to the coordinator at addr with the flags' TLS and token.
 func (s *clientSecurity) dial(addr string) (*client.Client, error) {
-	opts, err := s.DialOptions()
-	if err != nil {
-		return nil, err
-	}
-	return client.Dial(addr, opts...)
+	return client.DialConfig(addr, s.ClientConfig)
 }
 
 // serveSecurity is the security and observability flags of serve.

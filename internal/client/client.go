@@ -36,9 +36,21 @@ type Client struct {
 // Dial returns a client of the coordinator at addr (host:port). It is
 // plaintext unless opts bring transport credentials (TLS) of their own;
 // opts may also add per-call credentials (a token).
+//
+// An RPC that cannot reach the coordinator, or that it refuses at the
+// transport, token or cluster check, fails with an error that says why
+// in plain words and what to do, the gRPC status kept inside (see
+// DialConfig for a TLS client's).
 func Dial(addr string, opts ...grpc.DialOption) (*Client, error) {
-	conn, err := grpc.NewClient(addr, append([]grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials()),
-		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(wire.MaxMessageBytes), grpc.MaxCallSendMsgSize(wire.MaxMessageBytes))}, opts...)...)
+	return dial(addr, explainer{addr: addr}, opts...)
+}
+
+// dial is Dial with its explainer.
+func dial(addr string, e explainer, opts ...grpc.DialOption) (*Client, error) {
+	base := append([]grpc.DialOption{grpc.WithTransportCredentials(insecure.NewCredentials()),
+		grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(wire.MaxMessageBytes), grpc.MaxCallSendMsgSize(wire.MaxMessageBytes))},
+		e.interceptors()...)
+	conn, err := grpc.NewClient(addr, append(base, opts...)...)
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", addr, err)
 	}

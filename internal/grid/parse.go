@@ -84,6 +84,9 @@ func Parse(src []byte, filename string, opts ParseOptions) (*File, error) {
 				b.Labels[0], prev.Start.Line)
 		}
 		names[b.Labels[0]] = b.LabelRanges[0]
+		if msg := nameProblem(b.Labels[0]); msg != "" {
+			p.ds.add(b.LabelRanges[0], "sweep", "%s", msg)
+		}
 		if s := p.sweep(b); s != nil {
 			f.Sweeps = append(f.Sweeps, s)
 		}

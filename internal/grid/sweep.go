@@ -121,11 +121,14 @@ func sizeProblem(reps, units, scenarios, pipelines int64) (field, msg string) {
 }
 
 // Check validates a sweep however it was built (a grid file, a Submit,
-// code): the limits, every scenario (sim's validation), every pipeline
+// code): its name (CheckName), the limits, every scenario (sim's validation), every pipeline
 // made by NewPipeline, and no scenario or pipeline twice. Errors wrap
 // ErrInvalid (and sim's error for a bad scenario) and name the field,
 // e.g. "scenarios[3]: ...".
 func (s *Sweep) Check() error {
+	if err := CheckName(s.Name); err != nil {
+		return err
+	}
 	if err := CheckSizes(int64(s.Repetitions), int64(s.Units()), int64(len(s.Scenarios)), int64(len(s.Pipelines))); err != nil {
 		return err
 	}

@@ -51,6 +51,9 @@ func (s *workService) Work(stream pb.WorkService_WorkServer) error {
 	if hello == nil {
 		return fmt.Errorf("%w: the first message must be Hello", ErrProtocol)
 	}
+	if err := wire.CheckWorkerID(hello.GetWorkerId()); err != nil {
+		return fmt.Errorf("%w: hello.worker_id: %w", ErrProtocol, err)
+	}
 	if want, got := s.c.opts.FPClass, hello.GetFpClass(); !fpclass.Accepts(want, got) {
 		s.c.log.Warn("refused a worker of another floating-point class", "worker", hello.GetWorkerId(), "worker_class", got, "class", want)
 		return fmt.Errorf("%w: worker %q computes in floating-point class %q, this coordinator accepts %q: "+

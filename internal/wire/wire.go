@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"google.golang.org/protobuf/proto"
 
@@ -89,8 +91,8 @@ func isHexID(id string) bool {
 }
 
 // SpecFromProto converts and validates a wire sweep with every check a
-// grid file gets: the limits on repetitions, scenarios, pipelines and
-// jobs (checked on the counts, before anything is built), every pipeline
+// grid file gets: its name and the limits on repetitions, scenarios,
+// pipelines and jobs (checked on the counts, before anything is built), every pipeline
 // name and setting by the learn package (through grid.NewPipeline), then
 // grid.Sweep.Check (scenarios valid, nothing twice). Errors wrap
 // ErrInvalidSpec and the underlying grid, sim or learn error, and name
@@ -98,6 +100,9 @@ func isHexID(id string) bool {
 func SpecFromProto(p *pb.SweepSpec) (*grid.Sweep, error) {
 	if p == nil {
 		return nil, invalid("spec", "no spec")
+	}
+	if err := grid.CheckName(p.GetName()); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidSpec, err)
 	}
 	units := int64(1)
 	if sc := p.GetScenarios(); len(sc) > 0 && sc[0].GetTable().GetFolds() >= 2 {
@@ -184,4 +189,24 @@ func tableFromProto(t *pb.TableSource) *sim.TableRef {
 	return &sim.TableRef{SHA256: t.GetSha256(), Format: t.GetFormat(), Name: t.GetName(), Target: t.GetTarget(),
 		Drop: t.GetDrop(), Categorical: t.GetCategorical(), NA: t.GetNa(), Folds: int(t.GetFolds()),
 		TestFraction: t.GetTestFraction(), Features: t.GetFeatures()}
+}
+
+// MaxWorkerIDBytes bounds a worker's id (worker --id), which the
+// coordinator copies into its logs and job errors: 128 bytes.
+const MaxWorkerIDBytes = 128
+
+// CheckWorkerID checks a worker's id: at most MaxWorkerIDBytes bytes of
+// UTF-8 text without control characters (empty: unnamed). Errors wrap
+// ErrInvalidSpec and say what is wrong; both the worker (at start) and
+// the coordinator (at Hello) apply it.
+func CheckWorkerID(id string) error {
+	switch {
+	case len(id) > MaxWorkerIDBytes:
+		return fmt.Errorf("%w: a worker id of %d bytes, longer than the %d allowed", ErrInvalidSpec, len(id), MaxWorkerIDBytes)
+	case !utf8.ValidString(id):
+		return fmt.Errorf("%w: the worker id %.40q is not UTF-8 text", ErrInvalidSpec, id)
+	case strings.IndexFunc(id, unicode.IsControl) >= 0:
+		return fmt.Errorf("%w: the worker id %q holds a control character", ErrInvalidSpec, id)
+	}
+	return nil
 }

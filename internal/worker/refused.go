@@ -2,7 +2,6 @@ package worker
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"fmt"
 	"strings"
@@ -36,9 +35,6 @@ var keepaliveOption = grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 
 // supervisor (CrashLoopBackOff, a restarting container) instead of
 // looking idle. The error's text says what to fix.
 var ErrRefused = errors.New("worker: refused by the coordinator")
-
-// probeTimeout bounds the TLS probe of a plaintext worker.
-const probeTimeout = 5 * time.Second
 
 // refusal is closed, with err set, when the coordinator refuses the worker.
 type refusal struct {
@@ -89,68 +85,9 @@ func (w *Worker) refusalOf(ctx context.Context, err error) (string, error) {
 		return reason, cause
 	case silent:
 		w.seen.reset() // probe again only after another run
-		if speaksTLS(ctx, w.opts.Addr) {
-			return "the coordinator requires TLS but this worker dials in plaintext: pass --tls-ca with the CA " +
-				"that signed the coordinator's certificate (or --tls to trust the system's CAs)", cause
+		if auth.SpeaksTLS(ctx, w.opts.Addr) {
+			return auth.PlaintextRefusal("this worker"), cause
 		}
 	}
 	return "", nil
-}
-
-// tlsRefusal says in plain words why the TLS layer refused a connection
-// when retrying cannot help, or returns "" when err is not such a refusal
-// (a reset, a timeout: the coordinator may be restarting).
-func tlsRefusal(err error) string {
-	fault, detail := auth.ClassifyHandshake(err)
-	switch fault {
-	case auth.FaultNotTLS:
-		return "the coordinator does not speak TLS (it answered in plaintext): drop --tls, --tls-ca, --tls-cert and --tls-key, " +
-			"or serve the coordinator with --tls-cert and --tls-key"
-	case auth.FaultUnknownCA:
-		return "the coordinator's certificate is signed by an unknown authority: pass --tls-ca with the CA that signed it"
-	case auth.FaultHostname:
-		return fmt.Sprintf("the coordinator's certificate is not valid for %q: pass --tls-server-name with a name it holds", detail)
-	case auth.FaultInvalidCert:
-		return "the coordinator's certificate is not valid (expired, not yet valid, or not a server certificate)"
-	case auth.FaultVerification:
-		return "the coordinator's certificate failed verification: pass --tls-ca with the CA that signed it"
-	case auth.FaultAlert:
-		return alertRefusal(detail)
-	}
-	return ""
-}
-
-// alertRefusal says in plain words why the coordinator refused the
-// handshake with the TLS alert described by alert.
-func alertRefusal(alert string) string {
-	switch alert {
-	case "unknown certificate authority":
-		return "the coordinator does not trust this worker's client certificate (signed by an unknown authority): " +
-			"pass --tls-cert and --tls-key with a certificate signed by the CA of the coordinator's --client-ca"
-	case "certificate required":
-		return "the coordinator requires a client certificate (mutual TLS): pass --tls-cert and --tls-key"
-	case "bad certificate", "unsupported certificate", "revoked certificate", "expired certificate", "unknown certificate":
-		return "the coordinator refused this worker's client certificate (" + alert + "): pass --tls-cert and --tls-key " +
-			"with a valid client certificate signed by the CA of the coordinator's --client-ca"
-	}
-	return "the coordinator refused the TLS handshake (" + alert + ")"
-}
-
-// speaksTLS reports whether the server at addr (host:port) answers a TLS
-// handshake, with a certificate or an alert: a plaintext worker's sign
-// that the coordinator requires TLS. The probe verifies nothing and
-// sends no data; it offers HTTP/2 (as gRPC does) so that a gRPC server
-// completes the handshake without complaint, and gives up after
-// probeTimeout.
-func speaksTLS(ctx context.Context, addr string) bool {
-	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
-	defer cancel()
-	d := tls.Dialer{Config: &tls.Config{InsecureSkipVerify: true, NextProtos: []string{"h2"}, MinVersion: tls.VersionTLS12}} //nolint:gosec // a probe that sends nothing
-	conn, err := d.DialContext(ctx, "tcp", addr)
-	if err != nil {
-		fault, _ := auth.ClassifyHandshake(err)
-		return fault == auth.FaultAlert
-	}
-	_ = conn.Close()
-	return true
 }

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/misslab/misslab/internal/auth"
 	"google.golang.org/grpc/credentials"
 )
 
@@ -31,7 +32,7 @@ const (
 	// right protocol), or the attempt failed in a way that passes.
 	spoke outcome = iota
 	// rejected: the TLS layer failed in a way retrying cannot mend (see
-	// tlsRefusal).
+	// auth.TLSRefusal).
 	rejected
 	// silent: a plaintext connection was closed before the coordinator
 	// sent a byte, as a TLS server does with a plaintext client (and as a
@@ -113,7 +114,7 @@ type watchedCreds struct {
 func (c *watchedCreds) ClientHandshake(ctx context.Context, authority string, raw net.Conn) (net.Conn, credentials.AuthInfo, error) {
 	conn, info, err := c.TransportCredentials.ClientHandshake(ctx, authority, raw)
 	if err != nil {
-		if reason := tlsRefusal(err); reason != "" && ctx.Err() == nil {
+		if reason := auth.TLSRefusal(err, "this worker"); reason != "" && ctx.Err() == nil {
 			c.seen.record(rejected, reason, err)
 		} else {
 			c.seen.record(spoke, "", nil) // a transient failure ends a run
@@ -178,7 +179,7 @@ func (c *watchedConn) decide(n int, err error) {
 	case n > 0:
 		c.seen.record(spoke, "", nil)
 	case c.tls:
-		if reason := tlsRefusal(err); reason != "" {
+		if reason := auth.TLSRefusal(err, "this worker"); reason != "" {
 			c.seen.record(rejected, reason, err)
 		} else {
 			c.seen.record(spoke, "", nil)

@@ -186,6 +186,9 @@ func newWorker(opts Options) (*Worker, error) {
 	if opts.ID == "" {
 		opts.ID = DefaultID()
 	}
+	if err := wire.CheckWorkerID(opts.ID); err != nil {
+		return nil, fmt.Errorf("worker: --id: %w", err)
+	}
 	if opts.Logger == nil {
 		opts.Logger = hclog.NewNullLogger()
 	}

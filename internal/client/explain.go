@@ -1,0 +1,108 @@
+package client
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"strings"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+
+	"github.com/misslab/misslab/internal/auth"
+)
+
+// explainer turns the errors of RPCs that never reached the coordinator,
+// or that it refused, into errors that say what to do, as a worker's
+// refusals do: a connection refused, a TLS handshake refused (probed
+// again to see why), a plaintext client of a TLS coordinator, a token or
+// cluster refused. The gRPC status stays reachable (status.Code).
+type explainer struct {
+	addr string
+	tls  *tls.Config // nil: the client dials in plaintext
+}
+
+// explain returns err, explained when it is one of the cases above.
+func (e explainer) explain(ctx context.Context, err error) error {
+	if err == nil {
+		return nil
+	}
+	msg := status.Convert(err).Message()
+	why := ""
+	switch status.Code(err) {
+	case codes.Unavailable:
+		why = e.unreachable(ctx, msg)
+	case codes.Unauthenticated:
+		why = "the coordinator did not accept this client's credentials: check its token (--token-file or $" + auth.EnvToken +
+			") and, under mutual TLS, its client certificate (--tls-cert, --tls-key)"
+	case codes.PermissionDenied:
+		why = "the coordinator serves another cluster: check --cluster or $" + auth.EnvCluster
+	}
+	if why == "" {
+		return err
+	}
+	return fmt.Errorf("%s (%w)", why, err)
+}
+
+// unreachable says why an RPC could not reach the coordinator, or "".
+func (e explainer) unreachable(ctx context.Context, msg string) string {
+	switch {
+	case strings.Contains(msg, "connection refused"):
+		return fmt.Sprintf("no coordinator answers at %s (connection refused): start one with coordinator serve, "+
+			"or give its address with --addr", e.addr)
+	case strings.Contains(msg, "no such host"):
+		return fmt.Sprintf("the host of %s is unknown: check --addr", e.addr)
+	case e.tls != nil && (strings.Contains(msg, "handshake") || strings.Contains(msg, "remote error: tls")):
+		if r := auth.TLSRefusal(auth.HandshakeError(ctx, e.addr, e.tls), "this client"); r != "" {
+			return fmt.Sprintf("the coordinator at %s refused this client's connection: %s", e.addr, r)
+		}
+	case e.tls == nil && auth.SpeaksTLS(ctx, e.addr):
+		return fmt.Sprintf("the coordinator at %s refused this client's connection: %s", e.addr, auth.PlaintextRefusal("this client"))
+	}
+	return ""
+}
+
+// interceptors returns the unary and stream client interceptors that
+// explain every RPC's error.
+func (e explainer) interceptors() []grpc.DialOption {
+	unary := func(ctx context.Context, method string, req, reply any, cc *grpc.ClientConn, invoke grpc.UnaryInvoker, opts ...grpc.CallOption) error {
+		return e.explain(ctx, invoke(ctx, method, req, reply, cc, opts...))
+	}
+	stream := func(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string, streamer grpc.Streamer,
+		opts ...grpc.CallOption) (grpc.ClientStream, error) {
+		s, err := streamer(ctx, desc, cc, method, opts...)
+		if err != nil {
+			return nil, e.explain(ctx, err)
+		}
+		return explainedStream{s, e}, nil
+	}
+	return []grpc.DialOption{grpc.WithChainUnaryInterceptor(unary), grpc.WithChainStreamInterceptor(stream)}
+}
+
+// explainedStream explains the errors of a stream's messages.
+type explainedStream struct {
+	grpc.ClientStream
+	e explainer
+}
+
+// RecvMsg implements grpc.ClientStream.
+func (s explainedStream) RecvMsg(m any) error {
+	return s.e.explain(s.Context(), s.ClientStream.RecvMsg(m))
+}
+
+// DialConfig is Dial with a command line's security flags (TLS, token,
+// cluster; see auth.ClientConfig). Errors wrap auth.ErrConfig.
+func DialConfig(addr string, cfg auth.ClientConfig) (*Client, error) {
+	opts, err := cfg.DialOptions()
+	if err != nil {
+		return nil, err
+	}
+	e := explainer{addr: addr}
+	if cfg.TLSOn() {
+		if e.tls, err = auth.ClientTLS(cfg.CA, cfg.Cert, cfg.Key, cfg.ServerName); err != nil {
+			return nil, err
+		}
+	}
+	return dial(addr, e, opts...)
+}
