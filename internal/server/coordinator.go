@@ -103,11 +103,10 @@ type Coordinator struct {
 
 // sweepInfo is what the server keeps per loaded sweep (sched.Sweep.Data).
 type sweepInfo struct {
-	spec   *grid.Sweep
-	stored *store.Sweep // spec in the store's form: what its results are keyed by
-	wire   *pb.SweepSpec
-	draws  []store.DrawKey // per scenario
-	pipes  []store.PipeKey // per pipeline
+	spec  *grid.Sweep
+	wire  *pb.SweepSpec
+	draws []store.DrawKey // per scenario
+	pipes []store.PipeKey // per pipeline
 }
 
 // Open opens the data directory, reconstructs every stored sweep's
@@ -212,7 +211,7 @@ func (c *Coordinator) Flush(ctx context.Context) error { return c.writer.Flush(c
 // results and failures.
 func (c *Coordinator) load(rec storeconv.Record) (*sched.Sweep, error) {
 	spec := rec.Spec
-	info := &sweepInfo{spec: spec, stored: rec.Stored, wire: wire.SpecToProto(spec)}
+	info := &sweepInfo{spec: spec, wire: wire.SpecToProto(spec)}
 	for _, sc := range rec.Stored.Scenarios {
 		info.draws = append(info.draws, store.NewDrawKey(spec.Seed, sc))
 	}

@@ -234,22 +234,19 @@ const (
 	maxKindText = 64
 )
 
-// encodeResult returns the value of a result stored under key k.
+// encodeResult returns the value of a result stored under key k (see
+// resultcodec.go).
 func encodeResult(k []byte, r Result) []byte {
-	b, err := marshal(bucketResults, k, resultMessage(r))
-	if err != nil {
-		panic(fmt.Sprintf("store: encode result: %v", err)) // a Result always encodes
-	}
-	return b
+	return frame(bucketResults, k, appendResult(make([]byte, 0, 128), r))
 }
 
 // decodeResult decodes the value v of results key k.
 func decodeResult(k, v []byte) (Result, error) {
-	var m storev1.Result
-	if err := unmarshal(bucketResults, k, v, &m); err != nil {
+	payload, err := unframe(bucketResults, k, v)
+	if err != nil {
 		return Result{}, err
 	}
-	return resultRecord(&m), nil
+	return parseResult(payload)
 }
 
 // bs returns s as the bytes of a text field, nil when empty.
