@@ -92,7 +92,7 @@ func HandshakeError(ctx context.Context, addr string, cfg *tls.Config) error {
 	tc := conn.(*tls.Conn)
 	// With TLS 1.3 a server's refusal of the client certificate arrives
 	// after the client's side of the handshake: read to see it.
-	_ = tc.SetReadDeadline(time.Now().Add(time.Second))
+	_ = tc.SetReadDeadline(time.Now().Add(2 * time.Second))
 	_, err = tc.Read(make([]byte, 1))
 	_ = tc.Close()
 	if fault, _ := ClassifyHandshake(err); fault == FaultAlert {

@@ -53,7 +53,10 @@ func (e explainer) unreachable(ctx context.Context, msg string) string {
 			"or give its address with --addr", e.addr)
 	case strings.Contains(msg, "no such host"):
 		return fmt.Sprintf("the host of %s is unknown: check --addr", e.addr)
-	case e.tls != nil && (strings.Contains(msg, "handshake") || strings.Contains(msg, "remote error: tls")):
+	case e.tls != nil:
+		// The refusal may show as a failed handshake, the server's alert,
+		// or only a broken pipe when the server hung up first: a handshake
+		// of its own says which.
 		if r := auth.TLSRefusal(auth.HandshakeError(ctx, e.addr, e.tls), "this client"); r != "" {
 			return fmt.Sprintf("the coordinator at %s refused this client's connection: %s", e.addr, r)
 		}
