@@ -54,8 +54,8 @@ type LeaseEnd struct {
 	Msg string
 }
 
-// emit reports an event to Options.OnLeaseEnd. Call with s.mu held.
-func (s *Scheduler) emit(r EndReason, l *lease, msg string) {
+// emitLocked reports an event to Options.OnLeaseEnd. Call with s.mu held.
+func (s *Scheduler) emitLocked(r EndReason, l *lease, msg string) {
 	if s.opts.OnLeaseEnd != nil {
 		s.opts.OnLeaseEnd(LeaseEnd{Reason: r, SweepID: l.sw.ID, Job: int(l.job), Worker: l.w.ID, Token: l.token, Msg: msg})
 	}
@@ -92,7 +92,7 @@ func (s *Scheduler) Held(w *Worker) []uint64 {
 func (s *Scheduler) Adopt(w *Worker, sweepID string, job int, token uint64) (g Grant, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sw, f := s.pending(w, sweepID, job)
+	sw, f := s.pendingLocked(w, sweepID, job)
 	if f == nil || token == 0 {
 		return Grant{}, false
 	}
@@ -101,13 +101,13 @@ func (s *Scheduler) Adopt(w *Worker, sweepID string, job int, token uint64) (g G
 		if l.sw != sw || l.job != j {
 			return Grant{}, false
 		}
-		s.dropLease(l, EndRevoked, "adopted by a new stream of worker "+w.ID)
+		s.dropLeaseLocked(l, EndRevoked, "adopted by a new stream of worker "+w.ID)
 	} else if i := slices.Index(f.orphans, token); i >= 0 {
 		f.orphans = slices.Delete(f.orphans, i, i+1)
 	} else {
 		return Grant{}, false
 	}
-	return s.adopted(w, sw, j, f), true
+	return s.adoptedLocked(w, sw, j, f), true
 }
 
 // AdoptVouched gives w a fresh lease on a job it holds under a token the
@@ -122,7 +122,7 @@ func (s *Scheduler) Adopt(w *Worker, sweepID string, job int, token uint64) (g G
 func (s *Scheduler) AdoptVouched(w *Worker, sweepID string, job int) (g Grant, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sw, f := s.pending(w, sweepID, job)
+	sw, f := s.pendingLocked(w, sweepID, job)
 	if sw == nil {
 		return Grant{}, false
 	}
@@ -130,15 +130,15 @@ func (s *Scheduler) AdoptVouched(w *Worker, sweepID string, job int) (g Grant, o
 		f = &flight{}
 		sw.flights[int32(job)] = f
 	}
-	return s.adopted(w, sw, int32(job), f), true
+	return s.adoptedLocked(w, sw, int32(job), f), true
 }
 
-// pending returns the sweep of a job that w may adopt (w connected, the
+// pendingLocked returns the sweep of a job that w may adopt (w connected, the
 // sweep loaded and not cancelled, the job in range, neither done, failed
 // nor being stored, and w offers what its missing pipelines need) and its
 // flight, nil when the job has not been dispatched; sw is nil when the
 // job may not be adopted. Call with s.mu held.
-func (s *Scheduler) pending(w *Worker, sweepID string, job int) (*Sweep, *flight) {
+func (s *Scheduler) pendingLocked(w *Worker, sweepID string, job int) (*Sweep, *flight) {
 	sw := s.byID[sweepID]
 	if w.gone || sw == nil || sw.cancelled || job < 0 || job >= sw.n || sw.done.has(job) || sw.failed.has(job) ||
 		!w.covers(sw.jobNeeds(int32(job))) {
@@ -151,16 +151,16 @@ func (s *Scheduler) pending(w *Worker, sweepID string, job int) (*Sweep, *flight
 	return sw, f
 }
 
-// adopted grants w the adopted job j. Call with s.mu held.
-func (s *Scheduler) adopted(w *Worker, sw *Sweep, j int32, f *flight) Grant {
+// adoptedLocked grants w the adopted job j. Call with s.mu held.
+func (s *Scheduler) adoptedLocked(w *Worker, sw *Sweep, j int32, f *flight) Grant {
 	f.queued = false // a stale queue entry is skipped by nextJob
-	return s.grant(w, sw, j)
+	return s.grantLocked(w, sw, j)
 }
 
-// orphan remembers the token of a lease of f that ended with its
+// orphanLocked remembers the token of a lease of f that ended with its
 // worker's stream, so that the reconnecting worker may adopt the job;
 // only the last MaxDeliveries such tokens are kept.
-func (s *Scheduler) orphan(f *flight, token uint64) {
+func (s *Scheduler) orphanLocked(f *flight, token uint64) {
 	if len(f.orphans) >= s.opts.MaxDeliveries {
 		f.orphans = slices.Delete(f.orphans, 0, 1)
 	}

@@ -31,7 +31,9 @@ type Options struct {
 	// run twice the sweep's mean job time; default 0.
 	SpeculateAfter time.Duration
 	// OnLeaseEnd, if set, is called (under the scheduler's lock: it must
-	// not block or call back into the scheduler) whenever a lease ends,
+	// not block or call back into the scheduler, and no lock it takes may
+	// be held by any caller of the scheduler; see Scheduler.mu) whenever a
+	// lease ends,
 	// with why, and when a job reaches its delivery limit
 	// (EndDeliveryLimit), so that the caller can store the failure and
 	// count outcomes.
@@ -58,6 +60,15 @@ func (o Outcome) String() string {
 type Scheduler struct {
 	opts Options
 
+	// mu guards all of the scheduler's state (see the package doc). Lock
+	// order: mu is taken before the locks that Options.OnLeaseEnd takes
+	// while it is held; in the coordinator (internal/server), that
+	// callback enqueues into the store's writer (store.Writer.mu) and
+	// counts into the results backlog (backlog.mu), so the order is
+	// mu → Writer.mu and mu → backlog.mu. Neither of those is ever held
+	// while calling into the scheduler: the writer calls its commit
+	// callback, which calls Committed and CommitFailed, after releasing
+	// Writer.mu, and the backlog's holders (add, done, wait) call nothing.
 	mu      sync.Mutex
 	sweeps  []*Sweep
 	byID    map[string]*Sweep
@@ -126,7 +137,7 @@ func (s *Scheduler) Add(sw *Sweep) (*Sweep, bool) {
 	sw.prepareNeeds()
 	s.sweeps = append(s.sweeps, sw)
 	s.byID[sw.ID] = sw
-	s.wakeAll()
+	s.wakeAllLocked()
 	return sw, true
 }
 
@@ -164,7 +175,7 @@ func (s *Scheduler) Cancel(id string) error {
 	sw.cancelled = true
 	for j, f := range sw.flights {
 		for _, l := range slices.Clone(f.leases) {
-			s.dropLease(l, EndRevoked, "sweep cancelled")
+			s.dropLeaseLocked(l, EndRevoked, "sweep cancelled")
 		}
 		if !f.committing {
 			delete(sw.flights, j)
@@ -195,7 +206,7 @@ func (s *Scheduler) Resume(id string, retryFailed bool) error {
 		sw.rewind()
 		sw.lastFail, sw.lastFailJob = "", -1
 	}
-	s.wakeAll()
+	s.wakeAllLocked()
 	return nil
 }
 
@@ -215,7 +226,7 @@ func (s *Scheduler) Tick() {
 		switch {
 		case now.After(l.deadline):
 			expired = append(expired, l)
-		case s.copyable(l, now):
+		case s.copyableLocked(l, now):
 			copyable++
 		}
 	}
@@ -224,7 +235,7 @@ func (s *Scheduler) Tick() {
 	})
 	for _, l := range expired {
 		l.w.silent = true
-		s.endLease(l, EndExpired, "lease expired")
+		s.endLeaseLocked(l, EndExpired, "lease expired")
 	}
 	for w := range s.workers {
 		if copyable == 0 {
@@ -237,20 +248,20 @@ func (s *Scheduler) Tick() {
 	}
 }
 
-// slowAfter returns how long a lease of sw must have run before its job
+// slowAfterLocked returns how long a lease of sw must have run before its job
 // may be copied; ok is false while no lease of sw may be copied at all
 // (cancelled, jobs left to dispatch, or no finished job to compare with).
-func (s *Scheduler) slowAfter(sw *Sweep) (d time.Duration, ok bool) {
+func (s *Scheduler) slowAfterLocked(sw *Sweep) (d time.Duration, ok bool) {
 	if sw.cancelled || !sw.exhausted() || sw.durN == 0 {
 		return 0, false
 	}
 	return max(2*sw.durSum/time.Duration(sw.durN), s.opts.SpeculateAfter), true
 }
 
-// copyable reports whether l's job may get a speculative lease now (by a
+// copyableLocked reports whether l's job may get a speculative lease now (by a
 // worker other than l's that can run it).
-func (s *Scheduler) copyable(l *lease, now time.Time) bool {
-	slow, ok := s.slowAfter(l.sw)
+func (s *Scheduler) copyableLocked(l *lease, now time.Time) bool {
+	slow, ok := s.slowAfterLocked(l.sw)
 	if !ok || now.Sub(l.granted) < slow {
 		return false
 	}
@@ -258,8 +269,8 @@ func (s *Scheduler) copyable(l *lease, now time.Time) bool {
 	return f != nil && len(f.leases) == 1 && !f.committing
 }
 
-// newToken returns a fresh random token: non-zero, not a current lease.
-func (s *Scheduler) newToken() uint64 {
+// newTokenLocked returns a fresh random token: non-zero, not a current lease.
+func (s *Scheduler) newTokenLocked() uint64 {
 	for {
 		if t := s.tokens.Uint64(); t != 0 && s.leases[t] == nil {
 			return t
@@ -267,11 +278,11 @@ func (s *Scheduler) newToken() uint64 {
 	}
 }
 
-// grant creates a lease of job for w.
-func (s *Scheduler) grant(w *Worker, sw *Sweep, job int32) Grant {
+// grantLocked creates a lease of job for w.
+func (s *Scheduler) grantLocked(w *Worker, sw *Sweep, job int32) Grant {
 	f := sw.flights[job]
 	now := s.opts.Clock.Now()
-	l := &lease{token: s.newToken(), sw: sw, job: job, w: w, granted: now,
+	l := &lease{token: s.newTokenLocked(), sw: sw, job: job, w: w, granted: now,
 		deadline: now.Add(s.opts.LeaseTTL), pipes: sw.pipesFor(job)}
 	f.leases = append(f.leases, l)
 	s.leases[l.token] = l
@@ -282,9 +293,9 @@ func (s *Scheduler) grant(w *Worker, sw *Sweep, job int32) Grant {
 		Pipelines: l.pipes, Token: l.token, Deadline: l.deadline}
 }
 
-// dropLease forgets a lease without judging the job and reports why it
+// dropLeaseLocked forgets a lease without judging the job and reports why it
 // ended; an expired or revoked lease's worker is told to abandon it.
-func (s *Scheduler) dropLease(l *lease, why EndReason, msg string) {
+func (s *Scheduler) dropLeaseLocked(l *lease, why EndReason, msg string) {
 	delete(s.leases, l.token)
 	delete(l.w.leases, l.token)
 	l.ended = true
@@ -294,18 +305,18 @@ func (s *Scheduler) dropLease(l *lease, why EndReason, msg string) {
 		f.leases = slices.DeleteFunc(f.leases, func(x *lease) bool { return x == l })
 	}
 	if why == EndExpired || why == EndRevoked {
-		l.w.cancel(l.token)
+		l.w.cancelLocked(l.token)
 	}
 	l.w.wake() // it has room for another lease
-	s.emit(why, l, msg)
+	s.emitLocked(why, l, msg)
 }
 
-// endLease ends a lease that produced no result (why is EndFailed,
+// endLeaseLocked ends a lease that produced no result (why is EndFailed,
 // EndExpired, EndDisconnected or EndReleased; all but EndReleased count
 // against the delivery limit, msg says why). When no other lease of the
 // job is left the job is queued again, or marked failed at the limit.
-func (s *Scheduler) endLease(l *lease, why EndReason, msg string) {
-	s.dropLease(l, why, msg)
+func (s *Scheduler) endLeaseLocked(l *lease, why EndReason, msg string) {
+	s.dropLeaseLocked(l, why, msg)
 	sw := l.sw
 	f := sw.flights[l.job]
 	if f == nil {
@@ -317,7 +328,7 @@ func (s *Scheduler) endLease(l *lease, why EndReason, msg string) {
 		sw.lastErr, sw.lastErrJob = msg, l.job
 	}
 	if why == EndDisconnected {
-		s.orphan(f, l.token)
+		s.orphanLocked(f, l.token)
 	}
 	if len(f.leases) > 0 || f.committing || f.queued {
 		return
@@ -325,26 +336,26 @@ func (s *Scheduler) endLease(l *lease, why EndReason, msg string) {
 	if f.fails >= s.opts.MaxDeliveries {
 		delete(sw.flights, l.job)
 		sw.markFailed(l.job, f.lastErr)
-		s.emit(EndDeliveryLimit, l, f.lastErr)
+		s.emitLocked(EndDeliveryLimit, l, f.lastErr)
 		return
 	}
-	s.requeue(sw, l.job, f)
+	s.requeueLocked(sw, l.job, f)
 }
 
-// requeue queues job again (in its capability class's queue too, if
+// requeueLocked queues job again (in its capability class's queue too, if
 // any) and wakes the workers that can run it.
-func (s *Scheduler) requeue(sw *Sweep, job int32, f *flight) {
+func (s *Scheduler) requeueLocked(sw *Sweep, job int32, f *flight) {
 	if sw.cancelled {
 		delete(sw.flights, job)
 		return
 	}
 	f.queued = true
 	sw.queue = append(sw.queue, job)
-	s.wakeCovering(sw.enqueueClass(job))
+	s.wakeCoveringLocked(sw.enqueueClass(job))
 }
 
-// wakeAll tells every connected worker that there may be work.
-func (s *Scheduler) wakeAll() {
+// wakeAllLocked tells every connected worker that there may be work.
+func (s *Scheduler) wakeAllLocked() {
 	for w := range s.workers {
 		w.wake()
 	}

@@ -101,6 +101,7 @@ func (sw *Sweep) MarkFailed(job int, msg string) {
 }
 
 // markFailed records that job failed for good with msg.
+// Call with s.mu held.
 func (sw *Sweep) markFailed(job int32, msg string) {
 	sw.failed.set(int(job))
 	sw.nFailed++
@@ -110,6 +111,7 @@ func (sw *Sweep) markFailed(job int32, msg string) {
 
 // unmarkFailed forgets the failure of job (it has a result after all);
 // if it was the last failure, the one of the highest failed job stands in.
+// Call with s.mu held.
 func (sw *Sweep) unmarkFailed(job int32) {
 	sw.failed.clear(int(job))
 	sw.nFailed--
@@ -125,13 +127,16 @@ func (sw *Sweep) unmarkFailed(job int32) {
 	}
 }
 
+// complete reports whether every job is done or failed for good. Call
+// with s.mu held.
 func (sw *Sweep) complete() bool { return sw.nDone+sw.nFailed == sw.n }
 
 // pipesFor returns the pipelines job still needs; nil means all of them.
+// Call with s.mu held.
 func (sw *Sweep) pipesFor(job int32) []int { return sw.partial[job] }
 
 // nextJob returns a job to dispatch (queued again first, then the
-// cursor), or −1.
+// cursor), or −1. Call with s.mu held.
 func (sw *Sweep) nextJob() int32 {
 	if j := sw.popQueue(&sw.queue); j >= 0 {
 		return j
@@ -152,7 +157,7 @@ func (sw *Sweep) nextJob() int32 {
 }
 
 // popQueue takes the first job of q that is still queued (entries of
-// jobs adopted meanwhile are dropped), or returns −1.
+// jobs adopted meanwhile are dropped), or returns −1. Call with s.mu held.
 func (sw *Sweep) popQueue(q *[]int32) int32 {
 	for len(*q) > 0 {
 		j := (*q)[0]
@@ -167,6 +172,7 @@ func (sw *Sweep) popQueue(q *[]int32) int32 {
 }
 
 // rewind restarts dispatch from the first job (Cancel, Resume).
+// Call with s.mu held.
 func (sw *Sweep) rewind() {
 	sw.cursor = 0
 	for _, c := range sw.need.classes {
@@ -174,7 +180,7 @@ func (sw *Sweep) rewind() {
 	}
 }
 
-// dropQueues forgets every job queued again (Cancel).
+// dropQueues forgets every job queued again (Cancel). Call with s.mu held.
 func (sw *Sweep) dropQueues() {
 	sw.queue = nil
 	for _, c := range sw.need.classes {
@@ -184,7 +190,7 @@ func (sw *Sweep) dropQueues() {
 
 // pruneAge drops ended leases from byAge once they are more than the
 // live ones and minPrune (amortised constant time per lease), so that
-// speculation never walks many ended leases.
+// speculation never walks many ended leases. Call with s.mu held.
 func (sw *Sweep) pruneAge() {
 	if len(sw.byAge) < 2*sw.live+minPrune {
 		return
@@ -193,7 +199,7 @@ func (sw *Sweep) pruneAge() {
 }
 
 // exhausted reports whether every job has been dispatched at least once
-// and nothing waits to be dispatched again.
+// and nothing waits to be dispatched again. Call with s.mu held.
 func (sw *Sweep) exhausted() bool { return sw.cursor >= sw.n && len(sw.queue) == 0 }
 
 // Status is a snapshot of a sweep's progress.
@@ -215,6 +221,7 @@ type Status struct {
 	LastError string
 }
 
+// status returns the sweep's progress (see Status). Call with s.mu held.
 func (sw *Sweep) status(offers map[string]int) Status {
 	running := 0
 	for _, f := range sw.flights {
@@ -227,7 +234,7 @@ func (sw *Sweep) status(offers map[string]int) Status {
 		Waiting: sw.waiting(offers)}
 }
 
-// lastError is Status.LastError.
+// lastError is Status.LastError. Call with s.mu held.
 func (sw *Sweep) lastError() string {
 	switch {
 	case sw.complete() && sw.nFailed == 0:

@@ -5,7 +5,8 @@ import (
 	"time"
 )
 
-// Worker is one connected worker stream.
+// Worker is one connected worker stream. ID, capacity, caps and notify
+// are fixed at Connect; every other field is guarded by Scheduler.mu.
 type Worker struct {
 	ID       string
 	capacity int
@@ -21,8 +22,8 @@ type Worker struct {
 	silent bool
 }
 
-// heard clears silent: the worker spoke. Call with s.mu held.
-func (w *Worker) heard() {
+// heardLocked clears silent: the worker spoke. Call with s.mu held.
+func (w *Worker) heardLocked() {
 	if w.silent {
 		w.silent = false
 		w.wake()
@@ -33,6 +34,8 @@ func (w *Worker) heard() {
 // leases or has revoked tokens to hear about (see TakeCancels).
 func (w *Worker) Notify() <-chan struct{} { return w.notify }
 
+// wake tells the worker's stream that it may have leases or revocations
+// to take; it never blocks and needs no lock (a one-slot channel).
 func (w *Worker) wake() {
 	select {
 	case w.notify <- struct{}{}:
@@ -40,7 +43,9 @@ func (w *Worker) wake() {
 	}
 }
 
-func (w *Worker) cancel(token uint64) {
+// cancelLocked queues token to be told to the worker as revoked
+// (nothing once its stream is gone).
+func (w *Worker) cancelLocked(token uint64) {
 	if !w.gone {
 		w.cancels = append(w.cancels, token)
 		w.wake()
@@ -83,7 +88,7 @@ func (s *Scheduler) Disconnect(w *Worker) {
 	}
 	w.gone = true
 	for _, l := range w.leases {
-		s.endLease(l, EndDisconnected, "worker "+w.ID+" disconnected")
+		s.endLeaseLocked(l, EndDisconnected, "worker "+w.ID+" disconnected")
 	}
 }
 
@@ -99,7 +104,7 @@ func (s *Scheduler) TakeCancels(w *Worker) []uint64 {
 // Lease grants w new leases up to its capacity: jobs queued again first,
 // then undispatched jobs, sweep by sweep in load order; when no sweep has
 // either, a second, speculative lease on a job another worker holds
-// (first valid result wins; see speculate). A worker whose lease expired
+// (first valid result wins; see speculateLocked). A worker whose lease expired
 // gets nothing until it is heard from again (Heartbeat, Complete, Fail
 // or Release). Only jobs whose missing pipelines need no capability w
 // lacks are granted; a worker lacking some of a sweep's needs takes only
@@ -124,24 +129,24 @@ func (s *Scheduler) Lease(w *Worker) []Grant {
 			if j < 0 {
 				break
 			}
-			out = append(out, s.grant(w, sw, j))
+			out = append(out, s.grantLocked(w, sw, j))
 		}
 	}
 	now := s.opts.Clock.Now()
 	for _, sw := range s.sweeps {
 		if len(w.leases) < w.capacity {
-			out = s.speculate(w, sw, now, out)
+			out = s.speculateLocked(w, sw, now, out)
 		}
 	}
 	return out
 }
 
-// speculate adds speculative leases on the stragglers of sw if it is
+// speculateLocked adds speculative leases on the stragglers of sw if it is
 // exhausted: jobs held by exactly one other worker for at least twice
 // the sweep's mean job time (so there must be a finished job to compare
 // with) that w can run, longest-running first.
-func (s *Scheduler) speculate(w *Worker, sw *Sweep, now time.Time, out []Grant) []Grant {
-	slow, ok := s.slowAfter(sw)
+func (s *Scheduler) speculateLocked(w *Worker, sw *Sweep, now time.Time, out []Grant) []Grant {
+	slow, ok := s.slowAfterLocked(sw)
 	if !ok {
 		return out
 	}
@@ -150,14 +155,14 @@ func (s *Scheduler) speculate(w *Worker, sw *Sweep, now time.Time, out []Grant) 
 		sw.byAge = sw.byAge[1:]
 	}
 	capable := w.covers(sw.need.all)
-	// grant appends to sw.byAge: the walk sees the leases of before.
+	// grantLocked appends to sw.byAge: the walk sees the leases of before.
 	for _, l := range sw.byAge {
 		if len(w.leases) >= w.capacity || now.Sub(l.granted) < slow {
 			break // full, or the rest are younger
 		}
 		if f := sw.flights[l.job]; !l.ended && l.w != w && f != nil && len(f.leases) == 1 && !f.committing &&
 			(capable || w.covers(sw.jobNeeds(l.job))) {
-			out = append(out, s.grant(w, sw, l.job))
+			out = append(out, s.grantLocked(w, sw, l.job))
 		}
 	}
 	return out
@@ -168,7 +173,7 @@ func (s *Scheduler) speculate(w *Worker, sw *Sweep, now time.Time, out []Grant) 
 func (s *Scheduler) Heartbeat(w *Worker, tokens []uint64) (stale []uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w.heard()
+	w.heardLocked()
 	deadline := s.opts.Clock.Now().Add(s.opts.LeaseTTL)
 	for _, t := range tokens {
 		if l := s.leases[t]; l != nil && l.w == w {
@@ -188,14 +193,14 @@ func (s *Scheduler) Heartbeat(w *Worker, tokens []uint64) (stale []uint64) {
 func (s *Scheduler) Complete(w *Worker, token uint64, sweepID string, job int, check func(pipes []int) error) (Outcome, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w.heard()
-	l, o := s.current(w, token, sweepID, job)
+	w.heardLocked()
+	l, o := s.currentLocked(w, token, sweepID, job)
 	if l == nil {
 		return o, nil
 	}
 	if check != nil {
 		if err := check(l.pipes); err != nil {
-			s.endLease(l, EndFailed, "invalid result: "+err.Error())
+			s.endLeaseLocked(l, EndFailed, "invalid result: "+err.Error())
 			return Invalid, err
 		}
 	}
@@ -205,9 +210,9 @@ func (s *Scheduler) Complete(w *Worker, token uint64, sweepID string, job int, c
 	l.sw.durN++
 	for _, other := range slices.Clone(f.leases) {
 		if other == l {
-			s.dropLease(l, EndCompleted, "")
+			s.dropLeaseLocked(l, EndCompleted, "")
 		} else {
-			s.dropLease(other, EndRevoked, "another lease of the job delivered its result")
+			s.dropLeaseLocked(other, EndRevoked, "another lease of the job delivered its result")
 		}
 	}
 	return Accepted, nil
@@ -218,18 +223,18 @@ func (s *Scheduler) Complete(w *Worker, token uint64, sweepID string, job int, c
 func (s *Scheduler) Fail(w *Worker, token uint64, sweepID string, job int, msg string) Outcome {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w.heard()
-	l, o := s.current(w, token, sweepID, job)
+	w.heardLocked()
+	l, o := s.currentLocked(w, token, sweepID, job)
 	if l == nil {
 		return o
 	}
-	s.endLease(l, EndFailed, msg)
+	s.endLeaseLocked(l, EndFailed, msg)
 	return Accepted
 }
 
-// current returns the lease if token is a current lease of w on the job,
+// currentLocked returns the lease if token is a current lease of w on the job,
 // else nil and why not.
-func (s *Scheduler) current(w *Worker, token uint64, sweepID string, job int) (*lease, Outcome) {
+func (s *Scheduler) currentLocked(w *Worker, token uint64, sweepID string, job int) (*lease, Outcome) {
 	if l := s.leases[token]; l != nil && l.w == w && l.sw.ID == sweepID && int(l.job) == job {
 		return l, Accepted
 	}
@@ -248,10 +253,10 @@ func (s *Scheduler) current(w *Worker, token uint64, sweepID string, job int) (*
 func (s *Scheduler) Release(w *Worker, tokens []uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w.heard()
+	w.heardLocked()
 	for _, t := range tokens {
 		if l := s.leases[t]; l != nil && l.w == w {
-			s.endLease(l, EndReleased, "released")
+			s.endLeaseLocked(l, EndReleased, "released")
 		}
 	}
 }
@@ -292,7 +297,7 @@ func (s *Scheduler) CommitFailed(sweepID string, job int, err error) {
 	if f := sw.flights[int32(job)]; f != nil && f.committing {
 		f.committing = false
 		if len(f.leases) == 0 {
-			s.requeue(sw, int32(job), f)
+			s.requeueLocked(sw, int32(job), f)
 		}
 	}
 }

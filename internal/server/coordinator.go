@@ -330,7 +330,11 @@ func (c *Coordinator) onFailed(sweepID string, job int, msg string) {
 	}
 }
 
-// committed is the writer's callback after each batch.
+// committed is the writer's callback after each batch. The writer calls
+// it from its goroutine with no lock of its own held (see store.Writer),
+// and it holds none while it calls the scheduler: backlog.done takes
+// backlog.mu only after the scheduler calls, so the lock order
+// sched.mu → Writer.mu / backlog.mu (see sched.Scheduler) is kept.
 func (c *Coordinator) committed(recs []store.Record, err error) {
 	c.obs.Committed(len(recs), c.commit.since(), err)
 	defer c.backlog.done(len(recs))
