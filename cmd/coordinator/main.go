@@ -25,6 +25,7 @@ import (
 	"github.com/misslab/misslab/internal/fpclass"
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/methods"
+	"github.com/misslab/misslab/internal/sched"
 	"github.com/misslab/misslab/internal/server"
 	"github.com/misslab/misslab/internal/store"
 	"github.com/misslab/misslab/internal/verify"
@@ -103,7 +104,9 @@ func serve(args []string) error {
 	listen := fs.String("listen", defaultAddr, "address to listen on (host:port)")
 	data := fs.String("data", "", "data directory (required)")
 	lease := fs.Duration("lease", 30*time.Second, "lease lifetime without a heartbeat")
-	maxDeliveries := fs.Int("max-deliveries", 3, "failed deliveries before a job is marked failed")
+	maxDeliveries := fs.Int("max-deliveries", 3, "job errors (a worker reports the job failed, or sends an invalid result) before a job is marked failed")
+	maxLost := fs.Int("max-lost-deliveries", sched.DefaultMaxLostDeliveries,
+		"deliveries lost with their worker (killed, stopped or cut off without handing the job back) before a job is marked failed")
 	level := fs.String("log-level", "info", "log level (trace, debug, info, warn, error)")
 	methodsFile := fs.String("methods", "", "methods file whose external methods bind a grid's names at submit (default: what connected workers offer)")
 	fpClass := fs.String("fp-class", "", "floating-point class of the workers to accept, as a refused worker's log names it, or \"any\" "+
@@ -123,8 +126,8 @@ func serve(args []string) error {
 	log := newLogger("coordinator", *level)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := server.Options{Logger: log, LeaseTTL: *lease, MaxDeliveries: *maxDeliveries, FPClass: *fpClass,
-		VerifyClass: verifyClass}
+	opts := server.Options{Logger: log, LeaseTTL: *lease, MaxDeliveries: *maxDeliveries, MaxLostDeliveries: *maxLost,
+		FPClass: *fpClass, VerifyClass: verifyClass}
 	if opts.FPClass == fpclass.Any {
 		log.Warn("accepting workers of every floating-point class: a job's scores may differ in their last bits depending on the worker that ran it")
 	}

@@ -111,7 +111,7 @@ func TestAdoptRefusesATokenOfAnEarlierProcess(t *testing.T) {
 // once its job is committed, or failed for good, even if the job runs
 // again.
 func TestOrphanTokensEndWithTheJob(t *testing.T) {
-	fx := newFixture(t, 2, 1, 2)
+	fx := newFixture(t, 2, 1, 1)
 	a := fx.s.Connect("a", 2)
 	g := fx.lease(a)
 	fx.s.Disconnect(a)
@@ -119,7 +119,7 @@ func TestOrphanTokensEndWithTheJob(t *testing.T) {
 	gb := fx.lease(b) // queued again in no particular order
 	slices.SortFunc(gb, func(x, y Grant) int { return x.Job - y.Job })
 	fx.complete(b, gb[0])                           // job 0 committed
-	fx.s.Fail(b, gb[1].Token, "sweep-a", 1, "boom") // job 1: second failed delivery, limit 2
+	fx.s.Fail(b, gb[1].Token, "sweep-a", 1, "boom") // job 1: a failed delivery, limit 1
 	if st := fx.status(); st.Done != 1 || st.Failed != 1 {
 		t.Fatalf("status %+v", st)
 	}

@@ -11,13 +11,14 @@ const (
 	// EndCompleted: the lease's result was accepted (it is being stored).
 	EndCompleted EndReason = iota + 1
 	// EndFailed: the worker reported the job failed, or sent a result
-	// that failed its check; a failed delivery.
+	// that failed its check; a failed delivery (MaxDeliveries).
 	EndFailed
-	// EndExpired: no heartbeat within LeaseTTL; a failed delivery. The
-	// worker is told to drop the job.
+	// EndExpired: no heartbeat within LeaseTTL; a lost delivery
+	// (MaxLostDeliveries). The worker is told to drop the job.
 	EndExpired
 	// EndDisconnected: the worker's stream ended while it held the lease;
-	// a failed delivery. Its token may still be adopted (see Adopt).
+	// a lost delivery (MaxLostDeliveries). Its token may still be adopted
+	// (see Adopt).
 	EndDisconnected
 	// EndReleased: the worker handed the lease back (draining); not a
 	// failed delivery.
@@ -27,8 +28,9 @@ const (
 	// lease. The worker is told to drop the job.
 	EndRevoked
 	// EndDeliveryLimit: the job reached MaxDeliveries failed deliveries
-	// and is marked failed with its last error (LeaseEnd.Msg). Reported
-	// once per failure, right after the lease end that caused it.
+	// or MaxLostDeliveries lost ones and is marked failed with its last
+	// error (LeaseEnd.Msg). Reported once per failure, right after the
+	// lease end that caused it.
 	EndDeliveryLimit
 )
 
@@ -49,8 +51,9 @@ type LeaseEnd struct {
 	Job     int
 	Worker  string // the ID of the worker that held the lease
 	Token   uint64 // the lease's token
-	// Msg says why a failed delivery ended, why a lease was revoked, or,
-	// for EndDeliveryLimit, the job's last error (what is stored).
+	// Msg says why a failed or lost delivery ended, why a lease was
+	// revoked, or, for EndDeliveryLimit, the job's failure (what is
+	// stored).
 	Msg string
 }
 
@@ -159,9 +162,9 @@ func (s *Scheduler) adoptedLocked(w *Worker, sw *Sweep, j int32, f *flight) Gran
 
 // orphanLocked remembers the token of a lease of f that ended with its
 // worker's stream, so that the reconnecting worker may adopt the job;
-// only the last MaxDeliveries such tokens are kept.
+// only the last MaxLostDeliveries such tokens are kept.
 func (s *Scheduler) orphanLocked(f *flight, token uint64) {
-	if len(f.orphans) >= s.opts.MaxDeliveries {
+	if len(f.orphans) >= s.opts.MaxLostDeliveries {
 		f.orphans = slices.Delete(f.orphans, 0, 1)
 	}
 	f.orphans = append(f.orphans, token)

@@ -22,10 +22,37 @@ type Options struct {
 	Clock Clock // default RealClock()
 	// LeaseTTL is how long a lease lives without a heartbeat; default 30 s.
 	LeaseTTL time.Duration
-	// MaxDeliveries is how many deliveries of a job may end without a
-	// result (lease expired, worker disconnected, job error, invalid
-	// result) before the job is marked failed with its last error; default 3.
+	// MaxDeliveries is how many deliveries of a job may end in an error
+	// of the job itself (the worker reported the job failed, or sent a
+	// result that failed its check) before the job is marked failed with
+	// its last error; default 3.
 	MaxDeliveries int
+	// MaxLostDeliveries is how many deliveries of a job may be lost with
+	// their worker (its stream broke, or its lease expired without a
+	// heartbeat) before the job is marked failed; default
+	// DefaultMaxLostDeliveries. A lost delivery says little about the job:
+	// every lease of a killed, preempted or cut-off worker is lost with
+	// it, and any client that can open a stream can take leases and drop
+	// them. So the bound is larger than MaxDeliveries, large enough that a
+	// kill now and then never fails a job, yet finite, so that a job that
+	// brings down every worker it reaches still ends.
+	MaxLostDeliveries int
+	// MaxCapacity caps the leases one worker stream may hold at once,
+	// whatever capacity it asks for at Connect; default DefaultMaxCapacity.
+	MaxCapacity int
+	// GrantBurst is how many leases a worker stream may be granted
+	// without earning them: its first batch, and the most credit it can
+	// build up; default DefaultGrantBurst. Beyond it a stream earns one
+	// lease for each result accepted from it and GrantRate leases per
+	// second, so that one stream cannot take thousands of leases and drop
+	// them, nor churn through jobs by reporting errors, while a worker
+	// that delivers is never held back.
+	GrantBurst int
+	// GrantRate is how many leases per second a worker stream earns on
+	// top of one per accepted result (see GrantBurst); default
+	// DefaultGrantRate. A stream that has run out of credit is woken by
+	// Tick once it has earned a lease.
+	GrantRate float64
 	// SpeculateAfter is the least time a lease must have run before the
 	// job may be copied to an idle worker, on top of the rule that it has
 	// run twice the sweep's mean job time; default 0.
@@ -33,12 +60,23 @@ type Options struct {
 	// OnLeaseEnd, if set, is called (under the scheduler's lock: it must
 	// not block or call back into the scheduler, and no lock it takes may
 	// be held by any caller of the scheduler; see Scheduler.mu) whenever a
-	// lease ends,
-	// with why, and when a job reaches its delivery limit
-	// (EndDeliveryLimit), so that the caller can store the failure and
-	// count outcomes.
+	// lease ends, with why, and when a job reaches one of its delivery
+	// limits (EndDeliveryLimit), so that the caller can store the failure
+	// and count outcomes.
 	OnLeaseEnd func(LeaseEnd)
 }
+
+// Defaults of Options.
+const (
+	DefaultMaxLostDeliveries = 10
+	// DefaultMaxCapacity is far above what a worker asks for (--parallel
+	// plus as many prefetched: 128 for 64 cores) on any machine sold.
+	DefaultMaxCapacity = 1024
+	// DefaultGrantBurst gives a worker asking for up to 256 leases (128
+	// cores with prefetch) all of them at once.
+	DefaultGrantBurst = 256
+	DefaultGrantRate  = 64 // leases per second
+)
 
 // Outcome says what became of a result.
 type Outcome int
@@ -111,6 +149,18 @@ func New(opts Options) *Scheduler {
 	}
 	if opts.MaxDeliveries <= 0 {
 		opts.MaxDeliveries = 3
+	}
+	if opts.MaxLostDeliveries <= 0 {
+		opts.MaxLostDeliveries = DefaultMaxLostDeliveries
+	}
+	if opts.MaxCapacity <= 0 {
+		opts.MaxCapacity = DefaultMaxCapacity
+	}
+	if opts.GrantBurst <= 0 {
+		opts.GrantBurst = DefaultGrantBurst
+	}
+	if opts.GrantRate <= 0 {
+		opts.GrantRate = DefaultGrantRate
 	}
 	// Tokens are drawn from a generator seeded by the operating system, so
 	// that a client cannot guess another worker's token (Adopt trusts a
@@ -210,8 +260,10 @@ func (s *Scheduler) Resume(id string, retryFailed bool) error {
 	return nil
 }
 
-// Tick expires every lease whose deadline has passed, in job order. Call
-// it periodically (a tenth of LeaseTTL is plenty). When leases of
+// Tick expires every lease whose deadline has passed, in job order, and
+// wakes the workers that ran out of grant credit once they have earned a
+// lease (see Options.GrantRate). Call it periodically (a tenth of
+// LeaseTTL is plenty). When leases of
 // exhausted sweeps have run long enough to be copied (see Lease), it also
 // wakes as many workers with room as there are such leases: an idle
 // worker is otherwise woken only by its own leases ending, so a tail of
@@ -237,6 +289,7 @@ func (s *Scheduler) Tick() {
 		l.w.silent = true
 		s.endLeaseLocked(l, EndExpired, "lease expired")
 	}
+	s.wakeStarvedLocked(now)
 	for w := range s.workers {
 		if copyable == 0 {
 			break
@@ -311,10 +364,11 @@ func (s *Scheduler) dropLeaseLocked(l *lease, why EndReason, msg string) {
 	s.emitLocked(why, l, msg)
 }
 
-// endLeaseLocked ends a lease that produced no result (why is EndFailed,
-// EndExpired, EndDisconnected or EndReleased; all but EndReleased count
-// against the delivery limit, msg says why). When no other lease of the
-// job is left the job is queued again, or marked failed at the limit.
+// endLeaseLocked ends a lease that produced no result; msg says why. An
+// EndFailed delivery counts against MaxDeliveries, an EndExpired or
+// EndDisconnected one against MaxLostDeliveries, an EndReleased one
+// against nothing. When no other lease of the job is left the job is
+// queued again, or marked failed at either limit.
 func (s *Scheduler) endLeaseLocked(l *lease, why EndReason, msg string) {
 	s.dropLeaseLocked(l, why, msg)
 	sw := l.sw
@@ -322,24 +376,42 @@ func (s *Scheduler) endLeaseLocked(l *lease, why EndReason, msg string) {
 	if f == nil {
 		return
 	}
-	if why != EndReleased {
+	switch why {
+	case EndFailed:
 		f.fails++
-		f.lastErr = msg
-		sw.lastErr, sw.lastErrJob = msg, l.job
+	case EndExpired, EndDisconnected:
+		f.lost++
 	}
 	if why == EndDisconnected {
 		s.orphanLocked(f, l.token)
 	}
+	if why != EndReleased {
+		f.lastErr = msg
+		sw.lastErr, sw.lastErrJob = msg, l.job
+	}
 	if len(f.leases) > 0 || f.committing || f.queued {
 		return
 	}
-	if f.fails >= s.opts.MaxDeliveries {
+	if msg, failed := s.exhaustedLocked(f); failed {
 		delete(sw.flights, l.job)
-		sw.markFailed(l.job, f.lastErr)
-		s.emitLocked(EndDeliveryLimit, l, f.lastErr)
+		sw.markFailed(l.job, msg)
+		s.emitLocked(EndDeliveryLimit, l, msg)
 		return
 	}
 	s.requeueLocked(sw, l.job, f)
+}
+
+// exhaustedLocked reports whether f has reached either delivery limit,
+// with the failure to store: the last error, or for lost deliveries how
+// many were lost and the last loss.
+func (s *Scheduler) exhaustedLocked(f *flight) (msg string, failed bool) {
+	switch {
+	case f.fails >= s.opts.MaxDeliveries:
+		return f.lastErr, true
+	case f.lost >= s.opts.MaxLostDeliveries:
+		return fmt.Sprintf("deliveries lost with their worker (crashed, stopped or cut off): %d; last: %s", f.lost, f.lastErr), true
+	}
+	return "", false
 }
 
 // requeueLocked queues job again (in its capability class's queue too, if

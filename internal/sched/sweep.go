@@ -53,12 +53,13 @@ type Sweep struct {
 // result nor failed for good.
 type flight struct {
 	leases     []*lease
-	fails      int    // deliveries that ended without a result
-	lastErr    string // why the last one ended
+	fails      int    // deliveries that ended in a job error (MaxDeliveries)
+	lost       int    // deliveries lost with their worker (MaxLostDeliveries)
+	lastErr    string // why the last delivery without a result ended
 	queued     bool   // waiting in Sweep.queue
 	committing bool   // a result was accepted and is being stored
 	// orphans are the tokens of leases that ended with their worker's
-	// stream (at most MaxDeliveries): the reconnecting worker may adopt
+	// stream (at most MaxLostDeliveries): the reconnecting worker may adopt
 	// the job under one of them (see Scheduler.Adopt).
 	orphans []uint64
 }

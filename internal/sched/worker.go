@@ -20,7 +20,14 @@ type Worker struct {
 	// message. A silent worker gets no new leases, so jobs are not handed
 	// one after another into a stream nobody reads.
 	silent bool
+	// grantCredit says how many more leases it may be granted now
+	// (credit.go).
+	grantCredit
 }
+
+// Capacity returns how many leases the worker may hold at once: what it
+// asked for at Connect, at least 1 and at most Options.MaxCapacity.
+func (w *Worker) Capacity() int { return w.capacity }
 
 // heardLocked clears silent: the worker spoke. Call with s.mu held.
 func (w *Worker) heardLocked() {
@@ -53,16 +60,18 @@ func (w *Worker) cancelLocked(token uint64) {
 }
 
 // Connect registers a worker stream that wants to hold up to capacity
-// leases at once and offers caps (capability strings, opaque to the
-// scheduler; duplicates and empty strings are ignored): it is leased only
-// jobs whose missing pipelines need nothing else (see Sweep.Require).
-// Only the new worker is woken: its arrival makes no job runnable for
-// another worker.
+// leases at once (at least 1, at most Options.MaxCapacity) and offers
+// caps (capability strings, opaque to the scheduler; duplicates and
+// empty strings are ignored): it is leased only jobs whose missing
+// pipelines need nothing else (see Sweep.Require). It starts with the
+// credit of Options.GrantBurst leases. Only the new worker is woken: its
+// arrival makes no job runnable for another worker.
 func (s *Scheduler) Connect(id string, capacity int, caps ...string) *Worker {
-	w := &Worker{ID: id, capacity: max(capacity, 1), caps: capSet(caps), leases: map[uint64]*lease{},
-		notify: make(chan struct{}, 1)}
+	w := &Worker{ID: id, capacity: min(max(capacity, 1), s.opts.MaxCapacity), caps: capSet(caps),
+		leases: map[uint64]*lease{}, notify: make(chan struct{}, 1)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	w.credit, w.creditAt = float64(s.opts.GrantBurst), s.opts.Clock.Now()
 	s.workers[w] = struct{}{}
 	for c := range w.caps {
 		s.offers[c]++
@@ -71,9 +80,10 @@ func (s *Scheduler) Connect(id string, capacity int, caps ...string) *Worker {
 	return w
 }
 
-// Disconnect ends a worker stream: its leases end at once as failed
+// Disconnect ends a worker stream: its leases end at once as lost
 // deliveries (EndDisconnected) and their jobs are queued again (or fail
-// at the limit); the worker may adopt them from a new stream (Adopt).
+// at MaxLostDeliveries); the worker may adopt them from a new stream
+// (Adopt).
 // Its capabilities are no longer offered (Offers, Status.Waiting).
 func (s *Scheduler) Disconnect(w *Worker) {
 	s.mu.Lock()
@@ -101,14 +111,15 @@ func (s *Scheduler) TakeCancels(w *Worker) []uint64 {
 	return c
 }
 
-// Lease grants w new leases up to its capacity: jobs queued again first,
-// then undispatched jobs, sweep by sweep in load order; when no sweep has
-// either, a second, speculative lease on a job another worker holds
-// (first valid result wins; see speculateLocked). A worker whose lease expired
-// gets nothing until it is heard from again (Heartbeat, Complete, Fail
-// or Release). Only jobs whose missing pipelines need no capability w
-// lacks are granted; a worker lacking some of a sweep's needs takes only
-// its partly stored jobs that it can run, leaving the rest to capable
+// Lease grants w new leases up to its capacity and its grant credit
+// (see Options.GrantBurst): jobs queued again first, then undispatched
+// jobs, sweep by sweep in load order; when no sweep has either, a
+// second, speculative lease on a job another worker holds (first valid
+// result wins; see speculateLocked). A worker whose lease expired gets
+// nothing until it is heard from again (Heartbeat, Complete, Fail or
+// Release). Only jobs whose missing pipelines need no capability w lacks
+// are granted; a worker lacking some of a sweep's needs takes only its
+// partly stored jobs that it can run, leaving the rest to capable
 // workers.
 func (s *Scheduler) Lease(w *Worker) []Grant {
 	s.mu.Lock()
@@ -116,10 +127,12 @@ func (s *Scheduler) Lease(w *Worker) []Grant {
 	if w.gone || w.silent {
 		return nil
 	}
+	now := s.opts.Clock.Now()
+	s.refillLocked(w, now)
 	var out []Grant
 	for _, sw := range s.sweeps {
 		capable := w.covers(sw.need.all)
-		for len(w.leases) < w.capacity && !sw.cancelled {
+		for w.roomLocked() && !sw.cancelled {
 			var j int32
 			if capable {
 				j = sw.nextJob()
@@ -129,15 +142,15 @@ func (s *Scheduler) Lease(w *Worker) []Grant {
 			if j < 0 {
 				break
 			}
-			out = append(out, s.grantLocked(w, sw, j))
+			out = append(out, s.spendLocked(w, sw, j))
 		}
 	}
-	now := s.opts.Clock.Now()
 	for _, sw := range s.sweeps {
-		if len(w.leases) < w.capacity {
+		if w.roomLocked() {
 			out = s.speculateLocked(w, sw, now, out)
 		}
 	}
+	w.starved = len(w.leases) < w.capacity && !w.roomLocked()
 	return out
 }
 
@@ -157,12 +170,12 @@ func (s *Scheduler) speculateLocked(w *Worker, sw *Sweep, now time.Time, out []G
 	capable := w.covers(sw.need.all)
 	// grantLocked appends to sw.byAge: the walk sees the leases of before.
 	for _, l := range sw.byAge {
-		if len(w.leases) >= w.capacity || now.Sub(l.granted) < slow {
+		if !w.roomLocked() || now.Sub(l.granted) < slow {
 			break // full, or the rest are younger
 		}
 		if f := sw.flights[l.job]; !l.ended && l.w != w && f != nil && len(f.leases) == 1 && !f.committing &&
 			(capable || w.covers(sw.jobNeeds(l.job))) {
-			out = append(out, s.grantLocked(w, sw, l.job))
+			out = append(out, s.spendLocked(w, sw, l.job))
 		}
 	}
 	return out
@@ -204,6 +217,7 @@ func (s *Scheduler) Complete(w *Worker, token uint64, sweepID string, job int, c
 			return Invalid, err
 		}
 	}
+	s.earnLocked(w)
 	f := l.sw.flights[l.job]
 	f.committing = true
 	l.sw.durSum += s.opts.Clock.Now().Sub(l.granted)

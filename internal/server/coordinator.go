@@ -29,6 +29,9 @@ type Options struct {
 	Logger        hclog.Logger  // default: discard
 	LeaseTTL      time.Duration // default 30 s
 	MaxDeliveries int           // default 3
+	// MaxLostDeliveries: see sched.Options; default
+	// sched.DefaultMaxLostDeliveries.
+	MaxLostDeliveries int
 	// SpeculateAfter: see sched.Options; default 0.
 	SpeculateAfter time.Duration
 	Clock          sched.Clock // default wall clock
@@ -136,7 +139,7 @@ func Open(dir string, opts Options) (*Coordinator, error) {
 		return nil, err
 	}
 	c.sched = sched.New(sched.Options{Clock: opts.Clock, LeaseTTL: opts.LeaseTTL, MaxDeliveries: opts.MaxDeliveries,
-		SpeculateAfter: opts.SpeculateAfter, OnLeaseEnd: c.leaseEnded})
+		MaxLostDeliveries: opts.MaxLostDeliveries, SpeculateAfter: opts.SpeculateAfter, OnLeaseEnd: c.leaseEnded})
 	c.writer = st.NewWriter(opts.Writer, c.committed)
 	recs, err := st.Sweeps()
 	if err != nil {

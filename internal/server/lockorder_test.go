@@ -96,7 +96,7 @@ func (ch *churner) judge(b *pb.JobBatch) []*pb.JobResult {
 func TestLockOrderUnderChurn(t *testing.T) {
 	dir := t.TempDir()
 	rec := newRecorder()
-	opts := server.Options{Observer: rec, MaxDeliveries: 1, MaxBacklog: 2, SpeculateAfter: time.Hour,
+	opts := server.Options{Observer: rec, MaxDeliveries: 1, MaxLostDeliveries: 1, MaxBacklog: 2, SpeculateAfter: time.Hour,
 		Writer: store.WriterOptions{MaxBatch: 3, MaxDelay: time.Millisecond}}
 	c := startCluster(t, dir, opts)
 	sw := testSweep(t, 41, 800, []float64{0.1, 0.2, 0.3}, "tree/mia", "linear/mean") // 2,400 jobs

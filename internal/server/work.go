@@ -18,8 +18,9 @@ import (
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
 
-// maxCapacity bounds what one worker may ask to hold.
-const maxCapacity = 4096
+// maxHeld bounds the held jobs of a Hello that are considered; the
+// scheduler caps what a stream may hold (sched.Options.MaxCapacity).
+const maxHeld = 4096
 
 // workService implements pb.WorkServiceServer.
 type workService struct {
@@ -59,7 +60,6 @@ func (s *workService) Work(stream pb.WorkService_WorkServer) error {
 			"--fp-class=%q to accept that class instead, or --fp-class=any to accept every class",
 			ErrFPClass, hello.GetWorkerId(), got, want, got)
 	}
-	capacity := min(max(int(hello.GetCapacity()), 1), maxCapacity)
 	ws := &workStream{c: s.c, stream: stream, specs: map[string]bool{}}
 	ws.ctx, ws.stop = context.WithCancel(stream.Context())
 	defer ws.stop()
@@ -73,13 +73,13 @@ func (s *workService) Work(stream pb.WorkService_WorkServer) error {
 	if err != nil {
 		return err
 	}
-	ws.w = s.c.sched.Connect(hello.GetWorkerId(), capacity, s.c.methods.heard(offers)...)
+	ws.w = s.c.sched.Connect(hello.GetWorkerId(), int(hello.GetCapacity()), s.c.methods.heard(offers)...)
 	defer s.c.sched.Disconnect(ws.w)
 	defer s.c.obs.WorkerDisconnected(hello.GetWorkerId())
 	s.c.obs.WorkerConnected(hello.GetWorkerId())
 	log := s.c.log.With("worker", hello.GetWorkerId())
 	ws.log = log
-	log.Info("worker connected", "capacity", capacity, "held", len(hello.GetHeld()), "methods", len(offers))
+	log.Info("worker connected", "capacity", ws.w.Capacity(), "held", len(hello.GetHeld()), "methods", len(offers))
 	if err := ws.welcome(hello); err != nil {
 		return err
 	}
@@ -105,7 +105,7 @@ func (ws *workStream) send(m *pb.WorkResponse) error {
 // held job is adopted only under the token of its lease (see
 // sched.Scheduler.Adopt); the rest are refused (new token 0: the worker
 // drops them): made-up, expired or earlier-process tokens, a job or
-// token named twice, and every entry past the first maxCapacity.
+// token named twice, and every entry past the first maxHeld.
 func (ws *workStream) welcome(h *pb.Hello) error {
 	ttl := ws.c.sched.LeaseTTL()
 	wel := &pb.Welcome{HeartbeatSeconds: ttl.Seconds() / 3, LeaseSeconds: ttl.Seconds()}
@@ -118,7 +118,7 @@ func (ws *workStream) welcome(h *pb.Hello) error {
 	for i, held := range h.GetHeld() {
 		rb := &pb.Rebind{OldToken: held.GetToken()}
 		key := heldJob{held.GetSweepId(), held.GetJob()}
-		fresh := i < maxCapacity && !jobs[key] && !tokens[held.GetToken()]
+		fresh := i < maxHeld && !jobs[key] && !tokens[held.GetToken()]
 		jobs[key], tokens[held.GetToken()] = true, true
 		if g, ok := ws.adopt(held, fresh); ok {
 			rb.NewToken, rb.DeadlineUnixNano = g.Token, g.Deadline.UnixNano()
