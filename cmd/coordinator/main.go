@@ -42,6 +42,7 @@ commands:
   submit  GRID [--addr ADDR] [--reps N]    submit a grid and follow it (Ctrl-C detaches)
   status  [SWEEP] [--addr ADDR]            progress of one or every sweep
   cancel  SWEEP [--addr ADDR]              stop a sweep (a later submit resumes it)
+  retry   SWEEP [--addr ADDR]              run a sweep's failed jobs again
   export  SWEEP --out FILE [--folds] [--addr ADDR]
                                            write a sweep's results as tidy CSV, or
                                            with --folds a table sweep's folds
@@ -62,7 +63,7 @@ func main() {
 		os.Exit(2)
 	}
 	cmds := map[string]func([]string) error{
-		"serve": serve, "submit": submit, "status": status, "cancel": cancel,
+		"serve": serve, "submit": submit, "status": status, "cancel": cancel, "retry": retry,
 		"export": export, "plan": plan, "run": run, "report": reportCmd,
 		"check": runCheck,
 	}
@@ -266,6 +267,24 @@ func cancel(args []string) error {
 		return err
 	}
 	return writeStatus(os.Stdout, []*pb.SweepStatus{resp.GetStatus()})
+}
+
+func retry(args []string) error { return retryTo(os.Stdout, args) }
+
+// retryTo puts a sweep's failed jobs back and writes how many and the
+// sweep's status to w.
+func retryTo(w io.Writer, args []string) error {
+	c, pos, err := newClientCmd("retry").connect(args, 1, 1, "need exactly one sweep id")
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	st, n, err := c.Retry(context.Background(), pos[0])
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%d failed jobs put back to run again\n", n)
+	return writeStatus(w, []*pb.SweepStatus{st})
 }
 
 func export(args []string) error {

@@ -182,3 +182,35 @@ func failN(fx *fixture, w *Worker, held []Grant, n int) []Grant {
 	}
 	return held[:n]
 }
+
+// TestRetryPutsFailedJobsBack: Retry puts a failed job back with its
+// delivery counts at zero (it may fail MaxDeliveries more times); on a
+// cancelled sweep the job waits for Resume.
+func TestRetryPutsFailedJobsBack(t *testing.T) {
+	fx := newFixture(t, 2, 1, 1)
+	w := fx.s.Connect("w", 1)
+	failJob(fx, w, fx.lease(w)[0]) // job 0 fails for good at its first error
+	if n, err := fx.s.Retry("nope"); !errors.Is(err, ErrUnknownSweep) || n != 0 {
+		t.Fatalf("retry of an unknown sweep: %d, %v", n, err)
+	}
+	if err := fx.s.Cancel("sweep-a"); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := fx.s.Retry("sweep-a"); err != nil || n != 1 {
+		t.Fatalf("retried %d (%v), want 1", n, err)
+	}
+	if st := fx.status(); st.Failed != 0 || len(fx.lease(w)) != 0 {
+		t.Fatalf("cancelled sweep after retry: %+v; it must lease nothing", st)
+	}
+	if err := fx.s.Resume("sweep-a", false); err != nil {
+		t.Fatal(err)
+	}
+	g := fx.lease(w)
+	if len(g) != 1 || g[0].Job != 0 {
+		t.Fatalf("after resume leased %v, want job 0 first", jobs(g))
+	}
+	failJob(fx, w, g[0])
+	if st := fx.status(); st.Failed != 1 || len(fx.failed) != 2 {
+		t.Fatalf("status %+v, failures %v: the retried job must fail again at its limit", st, fx.failed)
+	}
+}

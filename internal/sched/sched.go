@@ -237,7 +237,7 @@ func (s *Scheduler) Cancel(id string) error {
 }
 
 // Resume undoes Cancel; with retryFailed, jobs that failed for good are
-// dispatched again too.
+// dispatched again too (see Retry).
 func (s *Scheduler) Resume(id string, retryFailed bool) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -246,18 +246,29 @@ func (s *Scheduler) Resume(id string, retryFailed bool) error {
 		return fmt.Errorf("%w: %s", ErrUnknownSweep, id)
 	}
 	sw.cancelled = false
-	if retryFailed && sw.nFailed > 0 {
-		for j := range sw.n {
-			if sw.failed.has(j) {
-				sw.failed.clear(j)
-			}
-		}
-		sw.nFailed, sw.failMsg = 0, map[int32]string{}
-		sw.rewind()
-		sw.lastFail, sw.lastFailJob = "", -1
+	if retryFailed {
+		sw.retryFailed()
 	}
 	s.wakeAllLocked()
 	return nil
+}
+
+// Retry puts the jobs of sweep id that failed for good back to be
+// dispatched, with their delivery counts at zero, and returns how many;
+// a cancelled sweep keeps them pending until Resume. It fails with
+// ErrUnknownSweep when no such sweep is loaded.
+func (s *Scheduler) Retry(id string) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sw := s.byID[id]
+	if sw == nil {
+		return 0, fmt.Errorf("%w: %s", ErrUnknownSweep, id)
+	}
+	n := sw.retryFailed()
+	if n > 0 && !sw.cancelled {
+		s.wakeAllLocked()
+	}
+	return n, nil
 }
 
 // Tick expires every lease whose deadline has passed, in job order, and

@@ -132,6 +132,21 @@ func (sw *Sweep) unmarkFailed(job int32) {
 // with s.mu held.
 func (sw *Sweep) complete() bool { return sw.nDone+sw.nFailed == sw.n }
 
+// retryFailed forgets every failure for good, so that dispatch (rewound
+// to the first job) finds those jobs again, and returns how many there
+// were. Call with s.mu held.
+func (sw *Sweep) retryFailed() int {
+	n := sw.nFailed
+	if n == 0 {
+		return 0
+	}
+	clear(sw.failed)
+	sw.nFailed, sw.failMsg = 0, map[int32]string{}
+	sw.lastFail, sw.lastFailJob = "", -1
+	sw.rewind()
+	return n
+}
+
 // pipesFor returns the pipelines job still needs; nil means all of them.
 // Call with s.mu held.
 func (sw *Sweep) pipesFor(job int32) []int { return sw.partial[job] }

@@ -226,8 +226,9 @@ func (c *Coordinator) load(rec store.SweepRecord) (*sched.Sweep, error) {
 }
 
 // Submit registers a sweep, or resumes it if it was submitted before
-// (retrying failed jobs and undoing a cancel). Results already stored for
-// any job of the sweep, from whatever sweep, are reused.
+// (retrying its failed jobs, see Retry, and undoing a cancel). Results
+// already stored for any job of the sweep, from whatever sweep, are
+// reused.
 //
 // The sweep is validated first (grid.Sweep.Check), whoever built it;
 // errors wrap grid.ErrInvalid.
@@ -257,14 +258,14 @@ func (c *Coordinator) Submit(spec *grid.Sweep) (sched.Status, error) {
 				return sched.Status{}, err
 			}
 		}
-		retry := st.Failed > 0 && st.Closed
-		if retry {
-			if err := c.st.ClearFailures(id); err != nil {
-				return sched.Status{}, err
-			}
-		}
+		retry := st.Failed > 0 // closed or not, cancelled or not
 		if err := c.sched.Resume(id, retry); err != nil {
 			return sched.Status{}, err
+		}
+		if retry {
+			if err := c.clearFailures(context.Background(), id); err != nil {
+				return sched.Status{}, err
+			}
 		}
 		return c.sched.Status(id)
 	}

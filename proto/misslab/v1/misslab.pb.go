@@ -73,7 +73,7 @@ func (x SweepStatus_State) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use SweepStatus_State.Descriptor instead.
 func (SweepStatus_State) EnumDescriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{21, 0}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{23, 0}
 }
 
 type Ack_Outcome int32
@@ -128,7 +128,7 @@ func (x Ack_Outcome) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Ack_Outcome.Descriptor instead.
 func (Ack_Outcome) EnumDescriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{36, 0}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{38, 0}
 }
 
 // Scenario mirrors sim.Scenario field for field.
@@ -910,6 +910,102 @@ func (x *CancelResponse) GetStatus() *SweepStatus {
 	return nil
 }
 
+type RetryRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	SweepId       string                 `protobuf:"bytes,1,opt,name=sweep_id,json=sweepId,proto3" json:"sweep_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RetryRequest) Reset() {
+	*x = RetryRequest{}
+	mi := &file_misslab_v1_misslab_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RetryRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RetryRequest) ProtoMessage() {}
+
+func (x *RetryRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_misslab_v1_misslab_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RetryRequest.ProtoReflect.Descriptor instead.
+func (*RetryRequest) Descriptor() ([]byte, []int) {
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *RetryRequest) GetSweepId() string {
+	if x != nil {
+		return x.SweepId
+	}
+	return ""
+}
+
+type RetryResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Status        *SweepStatus           `protobuf:"bytes,1,opt,name=status,proto3" json:"status,omitempty"`    // progress right after the retry
+	Retried       int64                  `protobuf:"varint,2,opt,name=retried,proto3" json:"retried,omitempty"` // failed jobs put back
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RetryResponse) Reset() {
+	*x = RetryResponse{}
+	mi := &file_misslab_v1_misslab_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RetryResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RetryResponse) ProtoMessage() {}
+
+func (x *RetryResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_misslab_v1_misslab_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RetryResponse.ProtoReflect.Descriptor instead.
+func (*RetryResponse) Descriptor() ([]byte, []int) {
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *RetryResponse) GetStatus() *SweepStatus {
+	if x != nil {
+		return x.Status
+	}
+	return nil
+}
+
+func (x *RetryResponse) GetRetried() int64 {
+	if x != nil {
+		return x.Retried
+	}
+	return 0
+}
+
 type ExportRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	SweepId       string                 `protobuf:"bytes,1,opt,name=sweep_id,json=sweepId,proto3" json:"sweep_id,omitempty"`
@@ -920,7 +1016,7 @@ type ExportRequest struct {
 
 func (x *ExportRequest) Reset() {
 	*x = ExportRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[12]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -932,7 +1028,7 @@ func (x *ExportRequest) String() string {
 func (*ExportRequest) ProtoMessage() {}
 
 func (x *ExportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[12]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -945,7 +1041,7 @@ func (x *ExportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRequest.ProtoReflect.Descriptor instead.
 func (*ExportRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{12}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ExportRequest) GetSweepId() string {
@@ -974,7 +1070,7 @@ type UploadTableRequest struct {
 
 func (x *UploadTableRequest) Reset() {
 	*x = UploadTableRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[13]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -986,7 +1082,7 @@ func (x *UploadTableRequest) String() string {
 func (*UploadTableRequest) ProtoMessage() {}
 
 func (x *UploadTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[13]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -999,7 +1095,7 @@ func (x *UploadTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadTableRequest.ProtoReflect.Descriptor instead.
 func (*UploadTableRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{13}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *UploadTableRequest) GetSha256() string {
@@ -1041,7 +1137,7 @@ type UploadTableResponse struct {
 
 func (x *UploadTableResponse) Reset() {
 	*x = UploadTableResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[14]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1053,7 +1149,7 @@ func (x *UploadTableResponse) String() string {
 func (*UploadTableResponse) ProtoMessage() {}
 
 func (x *UploadTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[14]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1066,7 +1162,7 @@ func (x *UploadTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadTableResponse.ProtoReflect.Descriptor instead.
 func (*UploadTableResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{14}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *UploadTableResponse) GetSha256() string {
@@ -1099,7 +1195,7 @@ type StatTableRequest struct {
 
 func (x *StatTableRequest) Reset() {
 	*x = StatTableRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[15]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1111,7 +1207,7 @@ func (x *StatTableRequest) String() string {
 func (*StatTableRequest) ProtoMessage() {}
 
 func (x *StatTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[15]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1124,7 +1220,7 @@ func (x *StatTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatTableRequest.ProtoReflect.Descriptor instead.
 func (*StatTableRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{15}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *StatTableRequest) GetSha256() string {
@@ -1144,7 +1240,7 @@ type StatTableResponse struct {
 
 func (x *StatTableResponse) Reset() {
 	*x = StatTableResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[16]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1156,7 +1252,7 @@ func (x *StatTableResponse) String() string {
 func (*StatTableResponse) ProtoMessage() {}
 
 func (x *StatTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[16]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1169,7 +1265,7 @@ func (x *StatTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatTableResponse.ProtoReflect.Descriptor instead.
 func (*StatTableResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{16}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *StatTableResponse) GetPresent() bool {
@@ -1196,7 +1292,7 @@ type FetchTableRequest struct {
 
 func (x *FetchTableRequest) Reset() {
 	*x = FetchTableRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[17]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1208,7 +1304,7 @@ func (x *FetchTableRequest) String() string {
 func (*FetchTableRequest) ProtoMessage() {}
 
 func (x *FetchTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[17]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1221,7 +1317,7 @@ func (x *FetchTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchTableRequest.ProtoReflect.Descriptor instead.
 func (*FetchTableRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{17}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *FetchTableRequest) GetSha256() string {
@@ -1249,7 +1345,7 @@ type FetchTableResponse struct {
 
 func (x *FetchTableResponse) Reset() {
 	*x = FetchTableResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[18]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1261,7 +1357,7 @@ func (x *FetchTableResponse) String() string {
 func (*FetchTableResponse) ProtoMessage() {}
 
 func (x *FetchTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[18]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1274,7 +1370,7 @@ func (x *FetchTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchTableResponse.ProtoReflect.Descriptor instead.
 func (*FetchTableResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{18}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *FetchTableResponse) GetSize() int64 {
@@ -1307,7 +1403,7 @@ type ExportResponse struct {
 
 func (x *ExportResponse) Reset() {
 	*x = ExportResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[19]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1319,7 +1415,7 @@ func (x *ExportResponse) String() string {
 func (*ExportResponse) ProtoMessage() {}
 
 func (x *ExportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[19]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1332,7 +1428,7 @@ func (x *ExportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportResponse.ProtoReflect.Descriptor instead.
 func (*ExportResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{19}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ExportResponse) GetCsv() []byte {
@@ -1351,7 +1447,7 @@ type WatchResponse struct {
 
 func (x *WatchResponse) Reset() {
 	*x = WatchResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[20]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1363,7 +1459,7 @@ func (x *WatchResponse) String() string {
 func (*WatchResponse) ProtoMessage() {}
 
 func (x *WatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[20]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1376,7 +1472,7 @@ func (x *WatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchResponse.ProtoReflect.Descriptor instead.
 func (*WatchResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{20}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *WatchResponse) GetStatus() *SweepStatus {
@@ -1411,7 +1507,7 @@ type SweepStatus struct {
 
 func (x *SweepStatus) Reset() {
 	*x = SweepStatus{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[21]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1423,7 +1519,7 @@ func (x *SweepStatus) String() string {
 func (*SweepStatus) ProtoMessage() {}
 
 func (x *SweepStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[21]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1436,7 +1532,7 @@ func (x *SweepStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SweepStatus.ProtoReflect.Descriptor instead.
 func (*SweepStatus) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{21}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SweepStatus) GetSweepId() string {
@@ -1545,7 +1641,7 @@ type WorkRequest struct {
 
 func (x *WorkRequest) Reset() {
 	*x = WorkRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[22]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1557,7 +1653,7 @@ func (x *WorkRequest) String() string {
 func (*WorkRequest) ProtoMessage() {}
 
 func (x *WorkRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[22]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1570,7 +1666,7 @@ func (x *WorkRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkRequest.ProtoReflect.Descriptor instead.
 func (*WorkRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{22}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *WorkRequest) GetMsg() isWorkRequest_Msg {
@@ -1660,7 +1756,7 @@ type WorkResponse struct {
 
 func (x *WorkResponse) Reset() {
 	*x = WorkResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[23]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1672,7 +1768,7 @@ func (x *WorkResponse) String() string {
 func (*WorkResponse) ProtoMessage() {}
 
 func (x *WorkResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[23]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1685,7 +1781,7 @@ func (x *WorkResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkResponse.ProtoReflect.Descriptor instead.
 func (*WorkResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{23}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *WorkResponse) GetMsg() isWorkResponse_Msg {
@@ -1794,7 +1890,7 @@ type Hello struct {
 
 func (x *Hello) Reset() {
 	*x = Hello{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[24]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1806,7 +1902,7 @@ func (x *Hello) String() string {
 func (*Hello) ProtoMessage() {}
 
 func (x *Hello) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[24]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1819,7 +1915,7 @@ func (x *Hello) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Hello.ProtoReflect.Descriptor instead.
 func (*Hello) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{24}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Hello) GetWorkerId() string {
@@ -1878,7 +1974,7 @@ type Held struct {
 
 func (x *Held) Reset() {
 	*x = Held{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[25]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1890,7 +1986,7 @@ func (x *Held) String() string {
 func (*Held) ProtoMessage() {}
 
 func (x *Held) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[25]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1903,7 +1999,7 @@ func (x *Held) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Held.ProtoReflect.Descriptor instead.
 func (*Held) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{25}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Held) GetSweepId() string {
@@ -1946,7 +2042,7 @@ type Welcome struct {
 
 func (x *Welcome) Reset() {
 	*x = Welcome{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[26]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1958,7 +2054,7 @@ func (x *Welcome) String() string {
 func (*Welcome) ProtoMessage() {}
 
 func (x *Welcome) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[26]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1971,7 +2067,7 @@ func (x *Welcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Welcome.ProtoReflect.Descriptor instead.
 func (*Welcome) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{26}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Welcome) GetHeartbeatSeconds() float64 {
@@ -2009,7 +2105,7 @@ type Rebind struct {
 
 func (x *Rebind) Reset() {
 	*x = Rebind{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[27]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2021,7 +2117,7 @@ func (x *Rebind) String() string {
 func (*Rebind) ProtoMessage() {}
 
 func (x *Rebind) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[27]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2034,7 +2130,7 @@ func (x *Rebind) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rebind.ProtoReflect.Descriptor instead.
 func (*Rebind) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{27}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Rebind) GetOldToken() uint64 {
@@ -2076,7 +2172,7 @@ type SweepSpecMessage struct {
 
 func (x *SweepSpecMessage) Reset() {
 	*x = SweepSpecMessage{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[28]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2088,7 +2184,7 @@ func (x *SweepSpecMessage) String() string {
 func (*SweepSpecMessage) ProtoMessage() {}
 
 func (x *SweepSpecMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[28]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2101,7 +2197,7 @@ func (x *SweepSpecMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SweepSpecMessage.ProtoReflect.Descriptor instead.
 func (*SweepSpecMessage) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{28}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *SweepSpecMessage) GetSweepId() string {
@@ -2129,7 +2225,7 @@ type JobBatch struct {
 
 func (x *JobBatch) Reset() {
 	*x = JobBatch{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[29]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2141,7 +2237,7 @@ func (x *JobBatch) String() string {
 func (*JobBatch) ProtoMessage() {}
 
 func (x *JobBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[29]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2154,7 +2250,7 @@ func (x *JobBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobBatch.ProtoReflect.Descriptor instead.
 func (*JobBatch) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{29}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *JobBatch) GetSweepId() string {
@@ -2192,7 +2288,7 @@ type Job struct {
 
 func (x *Job) Reset() {
 	*x = Job{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[30]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2204,7 +2300,7 @@ func (x *Job) String() string {
 func (*Job) ProtoMessage() {}
 
 func (x *Job) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[30]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2217,7 +2313,7 @@ func (x *Job) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Job.ProtoReflect.Descriptor instead.
 func (*Job) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{30}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *Job) GetJob() int64 {
@@ -2286,7 +2382,7 @@ type Heartbeat struct {
 
 func (x *Heartbeat) Reset() {
 	*x = Heartbeat{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[31]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2298,7 +2394,7 @@ func (x *Heartbeat) String() string {
 func (*Heartbeat) ProtoMessage() {}
 
 func (x *Heartbeat) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[31]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2311,7 +2407,7 @@ func (x *Heartbeat) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Heartbeat.ProtoReflect.Descriptor instead.
 func (*Heartbeat) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{31}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *Heartbeat) GetTokens() []uint64 {
@@ -2330,7 +2426,7 @@ type ResultBatch struct {
 
 func (x *ResultBatch) Reset() {
 	*x = ResultBatch{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[32]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2342,7 +2438,7 @@ func (x *ResultBatch) String() string {
 func (*ResultBatch) ProtoMessage() {}
 
 func (x *ResultBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[32]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2355,7 +2451,7 @@ func (x *ResultBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResultBatch.ProtoReflect.Descriptor instead.
 func (*ResultBatch) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{32}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ResultBatch) GetResults() []*JobResult {
@@ -2380,7 +2476,7 @@ type JobResult struct {
 
 func (x *JobResult) Reset() {
 	*x = JobResult{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[33]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2392,7 +2488,7 @@ func (x *JobResult) String() string {
 func (*JobResult) ProtoMessage() {}
 
 func (x *JobResult) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[33]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2405,7 +2501,7 @@ func (x *JobResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobResult.ProtoReflect.Descriptor instead.
 func (*JobResult) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{33}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *JobResult) GetToken() uint64 {
@@ -2468,7 +2564,7 @@ type PipelineResult struct {
 
 func (x *PipelineResult) Reset() {
 	*x = PipelineResult{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[34]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2480,7 +2576,7 @@ func (x *PipelineResult) String() string {
 func (*PipelineResult) ProtoMessage() {}
 
 func (x *PipelineResult) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[34]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2493,7 +2589,7 @@ func (x *PipelineResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PipelineResult.ProtoReflect.Descriptor instead.
 func (*PipelineResult) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{34}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *PipelineResult) GetPipeline() int32 {
@@ -2590,7 +2686,7 @@ type Release struct {
 
 func (x *Release) Reset() {
 	*x = Release{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[35]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2602,7 +2698,7 @@ func (x *Release) String() string {
 func (*Release) ProtoMessage() {}
 
 func (x *Release) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[35]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2615,7 +2711,7 @@ func (x *Release) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Release.ProtoReflect.Descriptor instead.
 func (*Release) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{35}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *Release) GetTokens() []uint64 {
@@ -2635,7 +2731,7 @@ type Ack struct {
 
 func (x *Ack) Reset() {
 	*x = Ack{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[36]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2647,7 +2743,7 @@ func (x *Ack) String() string {
 func (*Ack) ProtoMessage() {}
 
 func (x *Ack) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[36]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2660,7 +2756,7 @@ func (x *Ack) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ack.ProtoReflect.Descriptor instead.
 func (*Ack) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{36}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *Ack) GetItems() []*Ack_Item {
@@ -2681,7 +2777,7 @@ type CancelLeases struct {
 
 func (x *CancelLeases) Reset() {
 	*x = CancelLeases{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[37]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2693,7 +2789,7 @@ func (x *CancelLeases) String() string {
 func (*CancelLeases) ProtoMessage() {}
 
 func (x *CancelLeases) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[37]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2706,7 +2802,7 @@ func (x *CancelLeases) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelLeases.ProtoReflect.Descriptor instead.
 func (*CancelLeases) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{37}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *CancelLeases) GetTokens() []uint64 {
@@ -2727,7 +2823,7 @@ type Ack_Item struct {
 
 func (x *Ack_Item) Reset() {
 	*x = Ack_Item{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[39]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2739,7 +2835,7 @@ func (x *Ack_Item) String() string {
 func (*Ack_Item) ProtoMessage() {}
 
 func (x *Ack_Item) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[39]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2752,7 +2848,7 @@ func (x *Ack_Item) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ack_Item.ProtoReflect.Descriptor instead.
 func (*Ack_Item) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{36, 0}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{38, 0}
 }
 
 func (x *Ack_Item) GetToken() uint64 {
@@ -2840,7 +2936,12 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\rCancelRequest\x12\x19\n" +
 	"\bsweep_id\x18\x01 \x01(\tR\asweepId\"A\n" +
 	"\x0eCancelResponse\x12/\n" +
-	"\x06status\x18\x01 \x01(\v2\x17.misslab.v1.SweepStatusR\x06status\"@\n" +
+	"\x06status\x18\x01 \x01(\v2\x17.misslab.v1.SweepStatusR\x06status\")\n" +
+	"\fRetryRequest\x12\x19\n" +
+	"\bsweep_id\x18\x01 \x01(\tR\asweepId\"Z\n" +
+	"\rRetryResponse\x12/\n" +
+	"\x06status\x18\x01 \x01(\v2\x17.misslab.v1.SweepStatusR\x06status\x12\x18\n" +
+	"\aretried\x18\x02 \x01(\x03R\aretried\"@\n" +
 	"\rExportRequest\x12\x19\n" +
 	"\bsweep_id\x18\x01 \x01(\tR\asweepId\x12\x14\n" +
 	"\x05folds\x18\x02 \x01(\bR\x05folds\"h\n" +
@@ -2984,12 +3085,13 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\rOUTCOME_STALE\x10\x03\x12\x13\n" +
 	"\x0fOUTCOME_INVALID\x10\x04\"&\n" +
 	"\fCancelLeases\x12\x16\n" +
-	"\x06tokens\x18\x01 \x03(\x04R\x06tokens2\xf0\x03\n" +
+	"\x06tokens\x18\x01 \x03(\x04R\x06tokens2\xae\x04\n" +
 	"\fSweepService\x12?\n" +
 	"\x06Submit\x12\x19.misslab.v1.SubmitRequest\x1a\x1a.misslab.v1.SubmitResponse\x12?\n" +
 	"\x06Status\x12\x19.misslab.v1.StatusRequest\x1a\x1a.misslab.v1.StatusResponse\x12>\n" +
 	"\x05Watch\x12\x18.misslab.v1.WatchRequest\x1a\x19.misslab.v1.WatchResponse0\x01\x12?\n" +
-	"\x06Cancel\x12\x19.misslab.v1.CancelRequest\x1a\x1a.misslab.v1.CancelResponse\x12A\n" +
+	"\x06Cancel\x12\x19.misslab.v1.CancelRequest\x1a\x1a.misslab.v1.CancelResponse\x12<\n" +
+	"\x05Retry\x12\x18.misslab.v1.RetryRequest\x1a\x19.misslab.v1.RetryResponse\x12A\n" +
 	"\x06Export\x12\x19.misslab.v1.ExportRequest\x1a\x1a.misslab.v1.ExportResponse0\x01\x12P\n" +
 	"\vUploadTable\x12\x1e.misslab.v1.UploadTableRequest\x1a\x1f.misslab.v1.UploadTableResponse(\x01\x12H\n" +
 	"\tStatTable\x12\x1c.misslab.v1.StatTableRequest\x1a\x1d.misslab.v1.StatTableResponse2\x9b\x01\n" +
@@ -3011,7 +3113,7 @@ func file_misslab_v1_misslab_proto_rawDescGZIP() []byte {
 }
 
 var file_misslab_v1_misslab_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_misslab_v1_misslab_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
+var file_misslab_v1_misslab_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
 var file_misslab_v1_misslab_proto_goTypes = []any{
 	(SweepStatus_State)(0),      // 0: misslab.v1.SweepStatus.State
 	(Ack_Outcome)(0),            // 1: misslab.v1.Ack.Outcome
@@ -3027,88 +3129,93 @@ var file_misslab_v1_misslab_proto_goTypes = []any{
 	(*WatchRequest)(nil),        // 11: misslab.v1.WatchRequest
 	(*CancelRequest)(nil),       // 12: misslab.v1.CancelRequest
 	(*CancelResponse)(nil),      // 13: misslab.v1.CancelResponse
-	(*ExportRequest)(nil),       // 14: misslab.v1.ExportRequest
-	(*UploadTableRequest)(nil),  // 15: misslab.v1.UploadTableRequest
-	(*UploadTableResponse)(nil), // 16: misslab.v1.UploadTableResponse
-	(*StatTableRequest)(nil),    // 17: misslab.v1.StatTableRequest
-	(*StatTableResponse)(nil),   // 18: misslab.v1.StatTableResponse
-	(*FetchTableRequest)(nil),   // 19: misslab.v1.FetchTableRequest
-	(*FetchTableResponse)(nil),  // 20: misslab.v1.FetchTableResponse
-	(*ExportResponse)(nil),      // 21: misslab.v1.ExportResponse
-	(*WatchResponse)(nil),       // 22: misslab.v1.WatchResponse
-	(*SweepStatus)(nil),         // 23: misslab.v1.SweepStatus
-	(*WorkRequest)(nil),         // 24: misslab.v1.WorkRequest
-	(*WorkResponse)(nil),        // 25: misslab.v1.WorkResponse
-	(*Hello)(nil),               // 26: misslab.v1.Hello
-	(*Held)(nil),                // 27: misslab.v1.Held
-	(*Welcome)(nil),             // 28: misslab.v1.Welcome
-	(*Rebind)(nil),              // 29: misslab.v1.Rebind
-	(*SweepSpecMessage)(nil),    // 30: misslab.v1.SweepSpecMessage
-	(*JobBatch)(nil),            // 31: misslab.v1.JobBatch
-	(*Job)(nil),                 // 32: misslab.v1.Job
-	(*Heartbeat)(nil),           // 33: misslab.v1.Heartbeat
-	(*ResultBatch)(nil),         // 34: misslab.v1.ResultBatch
-	(*JobResult)(nil),           // 35: misslab.v1.JobResult
-	(*PipelineResult)(nil),      // 36: misslab.v1.PipelineResult
-	(*Release)(nil),             // 37: misslab.v1.Release
-	(*Ack)(nil),                 // 38: misslab.v1.Ack
-	(*CancelLeases)(nil),        // 39: misslab.v1.CancelLeases
-	nil,                         // 40: misslab.v1.Pipeline.SettingsEntry
-	(*Ack_Item)(nil),            // 41: misslab.v1.Ack.Item
+	(*RetryRequest)(nil),        // 14: misslab.v1.RetryRequest
+	(*RetryResponse)(nil),       // 15: misslab.v1.RetryResponse
+	(*ExportRequest)(nil),       // 16: misslab.v1.ExportRequest
+	(*UploadTableRequest)(nil),  // 17: misslab.v1.UploadTableRequest
+	(*UploadTableResponse)(nil), // 18: misslab.v1.UploadTableResponse
+	(*StatTableRequest)(nil),    // 19: misslab.v1.StatTableRequest
+	(*StatTableResponse)(nil),   // 20: misslab.v1.StatTableResponse
+	(*FetchTableRequest)(nil),   // 21: misslab.v1.FetchTableRequest
+	(*FetchTableResponse)(nil),  // 22: misslab.v1.FetchTableResponse
+	(*ExportResponse)(nil),      // 23: misslab.v1.ExportResponse
+	(*WatchResponse)(nil),       // 24: misslab.v1.WatchResponse
+	(*SweepStatus)(nil),         // 25: misslab.v1.SweepStatus
+	(*WorkRequest)(nil),         // 26: misslab.v1.WorkRequest
+	(*WorkResponse)(nil),        // 27: misslab.v1.WorkResponse
+	(*Hello)(nil),               // 28: misslab.v1.Hello
+	(*Held)(nil),                // 29: misslab.v1.Held
+	(*Welcome)(nil),             // 30: misslab.v1.Welcome
+	(*Rebind)(nil),              // 31: misslab.v1.Rebind
+	(*SweepSpecMessage)(nil),    // 32: misslab.v1.SweepSpecMessage
+	(*JobBatch)(nil),            // 33: misslab.v1.JobBatch
+	(*Job)(nil),                 // 34: misslab.v1.Job
+	(*Heartbeat)(nil),           // 35: misslab.v1.Heartbeat
+	(*ResultBatch)(nil),         // 36: misslab.v1.ResultBatch
+	(*JobResult)(nil),           // 37: misslab.v1.JobResult
+	(*PipelineResult)(nil),      // 38: misslab.v1.PipelineResult
+	(*Release)(nil),             // 39: misslab.v1.Release
+	(*Ack)(nil),                 // 40: misslab.v1.Ack
+	(*CancelLeases)(nil),        // 41: misslab.v1.CancelLeases
+	nil,                         // 42: misslab.v1.Pipeline.SettingsEntry
+	(*Ack_Item)(nil),            // 43: misslab.v1.Ack.Item
 }
 var file_misslab_v1_misslab_proto_depIdxs = []int32{
 	3,  // 0: misslab.v1.Scenario.table:type_name -> misslab.v1.TableSource
-	40, // 1: misslab.v1.Pipeline.settings:type_name -> misslab.v1.Pipeline.SettingsEntry
+	42, // 1: misslab.v1.Pipeline.settings:type_name -> misslab.v1.Pipeline.SettingsEntry
 	5,  // 2: misslab.v1.Pipeline.methods:type_name -> misslab.v1.MethodRef
 	2,  // 3: misslab.v1.SweepSpec.scenarios:type_name -> misslab.v1.Scenario
 	4,  // 4: misslab.v1.SweepSpec.pipelines:type_name -> misslab.v1.Pipeline
 	6,  // 5: misslab.v1.SubmitRequest.spec:type_name -> misslab.v1.SweepSpec
-	23, // 6: misslab.v1.SubmitResponse.status:type_name -> misslab.v1.SweepStatus
-	23, // 7: misslab.v1.StatusResponse.sweeps:type_name -> misslab.v1.SweepStatus
-	23, // 8: misslab.v1.CancelResponse.status:type_name -> misslab.v1.SweepStatus
-	23, // 9: misslab.v1.WatchResponse.status:type_name -> misslab.v1.SweepStatus
-	0,  // 10: misslab.v1.SweepStatus.state:type_name -> misslab.v1.SweepStatus.State
-	26, // 11: misslab.v1.WorkRequest.hello:type_name -> misslab.v1.Hello
-	33, // 12: misslab.v1.WorkRequest.heartbeat:type_name -> misslab.v1.Heartbeat
-	34, // 13: misslab.v1.WorkRequest.results:type_name -> misslab.v1.ResultBatch
-	37, // 14: misslab.v1.WorkRequest.release:type_name -> misslab.v1.Release
-	28, // 15: misslab.v1.WorkResponse.welcome:type_name -> misslab.v1.Welcome
-	30, // 16: misslab.v1.WorkResponse.sweep:type_name -> misslab.v1.SweepSpecMessage
-	31, // 17: misslab.v1.WorkResponse.jobs:type_name -> misslab.v1.JobBatch
-	38, // 18: misslab.v1.WorkResponse.ack:type_name -> misslab.v1.Ack
-	39, // 19: misslab.v1.WorkResponse.cancel:type_name -> misslab.v1.CancelLeases
-	27, // 20: misslab.v1.Hello.held:type_name -> misslab.v1.Held
-	5,  // 21: misslab.v1.Hello.methods:type_name -> misslab.v1.MethodRef
-	29, // 22: misslab.v1.Welcome.rebinds:type_name -> misslab.v1.Rebind
-	6,  // 23: misslab.v1.SweepSpecMessage.spec:type_name -> misslab.v1.SweepSpec
-	32, // 24: misslab.v1.JobBatch.jobs:type_name -> misslab.v1.Job
-	35, // 25: misslab.v1.ResultBatch.results:type_name -> misslab.v1.JobResult
-	36, // 26: misslab.v1.JobResult.pipelines:type_name -> misslab.v1.PipelineResult
-	41, // 27: misslab.v1.Ack.items:type_name -> misslab.v1.Ack.Item
-	1,  // 28: misslab.v1.Ack.Item.outcome:type_name -> misslab.v1.Ack.Outcome
-	7,  // 29: misslab.v1.SweepService.Submit:input_type -> misslab.v1.SubmitRequest
-	9,  // 30: misslab.v1.SweepService.Status:input_type -> misslab.v1.StatusRequest
-	11, // 31: misslab.v1.SweepService.Watch:input_type -> misslab.v1.WatchRequest
-	12, // 32: misslab.v1.SweepService.Cancel:input_type -> misslab.v1.CancelRequest
-	14, // 33: misslab.v1.SweepService.Export:input_type -> misslab.v1.ExportRequest
-	15, // 34: misslab.v1.SweepService.UploadTable:input_type -> misslab.v1.UploadTableRequest
-	17, // 35: misslab.v1.SweepService.StatTable:input_type -> misslab.v1.StatTableRequest
-	24, // 36: misslab.v1.WorkService.Work:input_type -> misslab.v1.WorkRequest
-	19, // 37: misslab.v1.WorkService.FetchTable:input_type -> misslab.v1.FetchTableRequest
-	8,  // 38: misslab.v1.SweepService.Submit:output_type -> misslab.v1.SubmitResponse
-	10, // 39: misslab.v1.SweepService.Status:output_type -> misslab.v1.StatusResponse
-	22, // 40: misslab.v1.SweepService.Watch:output_type -> misslab.v1.WatchResponse
-	13, // 41: misslab.v1.SweepService.Cancel:output_type -> misslab.v1.CancelResponse
-	21, // 42: misslab.v1.SweepService.Export:output_type -> misslab.v1.ExportResponse
-	16, // 43: misslab.v1.SweepService.UploadTable:output_type -> misslab.v1.UploadTableResponse
-	18, // 44: misslab.v1.SweepService.StatTable:output_type -> misslab.v1.StatTableResponse
-	25, // 45: misslab.v1.WorkService.Work:output_type -> misslab.v1.WorkResponse
-	20, // 46: misslab.v1.WorkService.FetchTable:output_type -> misslab.v1.FetchTableResponse
-	38, // [38:47] is the sub-list for method output_type
-	29, // [29:38] is the sub-list for method input_type
-	29, // [29:29] is the sub-list for extension type_name
-	29, // [29:29] is the sub-list for extension extendee
-	0,  // [0:29] is the sub-list for field type_name
+	25, // 6: misslab.v1.SubmitResponse.status:type_name -> misslab.v1.SweepStatus
+	25, // 7: misslab.v1.StatusResponse.sweeps:type_name -> misslab.v1.SweepStatus
+	25, // 8: misslab.v1.CancelResponse.status:type_name -> misslab.v1.SweepStatus
+	25, // 9: misslab.v1.RetryResponse.status:type_name -> misslab.v1.SweepStatus
+	25, // 10: misslab.v1.WatchResponse.status:type_name -> misslab.v1.SweepStatus
+	0,  // 11: misslab.v1.SweepStatus.state:type_name -> misslab.v1.SweepStatus.State
+	28, // 12: misslab.v1.WorkRequest.hello:type_name -> misslab.v1.Hello
+	35, // 13: misslab.v1.WorkRequest.heartbeat:type_name -> misslab.v1.Heartbeat
+	36, // 14: misslab.v1.WorkRequest.results:type_name -> misslab.v1.ResultBatch
+	39, // 15: misslab.v1.WorkRequest.release:type_name -> misslab.v1.Release
+	30, // 16: misslab.v1.WorkResponse.welcome:type_name -> misslab.v1.Welcome
+	32, // 17: misslab.v1.WorkResponse.sweep:type_name -> misslab.v1.SweepSpecMessage
+	33, // 18: misslab.v1.WorkResponse.jobs:type_name -> misslab.v1.JobBatch
+	40, // 19: misslab.v1.WorkResponse.ack:type_name -> misslab.v1.Ack
+	41, // 20: misslab.v1.WorkResponse.cancel:type_name -> misslab.v1.CancelLeases
+	29, // 21: misslab.v1.Hello.held:type_name -> misslab.v1.Held
+	5,  // 22: misslab.v1.Hello.methods:type_name -> misslab.v1.MethodRef
+	31, // 23: misslab.v1.Welcome.rebinds:type_name -> misslab.v1.Rebind
+	6,  // 24: misslab.v1.SweepSpecMessage.spec:type_name -> misslab.v1.SweepSpec
+	34, // 25: misslab.v1.JobBatch.jobs:type_name -> misslab.v1.Job
+	37, // 26: misslab.v1.ResultBatch.results:type_name -> misslab.v1.JobResult
+	38, // 27: misslab.v1.JobResult.pipelines:type_name -> misslab.v1.PipelineResult
+	43, // 28: misslab.v1.Ack.items:type_name -> misslab.v1.Ack.Item
+	1,  // 29: misslab.v1.Ack.Item.outcome:type_name -> misslab.v1.Ack.Outcome
+	7,  // 30: misslab.v1.SweepService.Submit:input_type -> misslab.v1.SubmitRequest
+	9,  // 31: misslab.v1.SweepService.Status:input_type -> misslab.v1.StatusRequest
+	11, // 32: misslab.v1.SweepService.Watch:input_type -> misslab.v1.WatchRequest
+	12, // 33: misslab.v1.SweepService.Cancel:input_type -> misslab.v1.CancelRequest
+	14, // 34: misslab.v1.SweepService.Retry:input_type -> misslab.v1.RetryRequest
+	16, // 35: misslab.v1.SweepService.Export:input_type -> misslab.v1.ExportRequest
+	17, // 36: misslab.v1.SweepService.UploadTable:input_type -> misslab.v1.UploadTableRequest
+	19, // 37: misslab.v1.SweepService.StatTable:input_type -> misslab.v1.StatTableRequest
+	26, // 38: misslab.v1.WorkService.Work:input_type -> misslab.v1.WorkRequest
+	21, // 39: misslab.v1.WorkService.FetchTable:input_type -> misslab.v1.FetchTableRequest
+	8,  // 40: misslab.v1.SweepService.Submit:output_type -> misslab.v1.SubmitResponse
+	10, // 41: misslab.v1.SweepService.Status:output_type -> misslab.v1.StatusResponse
+	24, // 42: misslab.v1.SweepService.Watch:output_type -> misslab.v1.WatchResponse
+	13, // 43: misslab.v1.SweepService.Cancel:output_type -> misslab.v1.CancelResponse
+	15, // 44: misslab.v1.SweepService.Retry:output_type -> misslab.v1.RetryResponse
+	23, // 45: misslab.v1.SweepService.Export:output_type -> misslab.v1.ExportResponse
+	18, // 46: misslab.v1.SweepService.UploadTable:output_type -> misslab.v1.UploadTableResponse
+	20, // 47: misslab.v1.SweepService.StatTable:output_type -> misslab.v1.StatTableResponse
+	27, // 48: misslab.v1.WorkService.Work:output_type -> misslab.v1.WorkResponse
+	22, // 49: misslab.v1.WorkService.FetchTable:output_type -> misslab.v1.FetchTableResponse
+	40, // [40:50] is the sub-list for method output_type
+	30, // [30:40] is the sub-list for method input_type
+	30, // [30:30] is the sub-list for extension type_name
+	30, // [30:30] is the sub-list for extension extendee
+	0,  // [0:30] is the sub-list for field type_name
 }
 
 func init() { file_misslab_v1_misslab_proto_init() }
@@ -3116,27 +3223,27 @@ func file_misslab_v1_misslab_proto_init() {
 	if File_misslab_v1_misslab_proto != nil {
 		return
 	}
-	file_misslab_v1_misslab_proto_msgTypes[22].OneofWrappers = []any{
+	file_misslab_v1_misslab_proto_msgTypes[24].OneofWrappers = []any{
 		(*WorkRequest_Hello)(nil),
 		(*WorkRequest_Heartbeat)(nil),
 		(*WorkRequest_Results)(nil),
 		(*WorkRequest_Release)(nil),
 	}
-	file_misslab_v1_misslab_proto_msgTypes[23].OneofWrappers = []any{
+	file_misslab_v1_misslab_proto_msgTypes[25].OneofWrappers = []any{
 		(*WorkResponse_Welcome)(nil),
 		(*WorkResponse_Sweep)(nil),
 		(*WorkResponse_Jobs)(nil),
 		(*WorkResponse_Ack)(nil),
 		(*WorkResponse_Cancel)(nil),
 	}
-	file_misslab_v1_misslab_proto_msgTypes[34].OneofWrappers = []any{}
+	file_misslab_v1_misslab_proto_msgTypes[36].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_misslab_v1_misslab_proto_rawDesc), len(file_misslab_v1_misslab_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   40,
+			NumMessages:   42,
 			NumExtensions: 0,
 			NumServices:   2,
 		},
