@@ -108,6 +108,8 @@ func serve(args []string) error {
 	maxDeliveries := fs.Int("max-deliveries", 3, "job errors (a worker reports the job failed, or sends an invalid result) before a job is marked failed")
 	maxLost := fs.Int("max-lost-deliveries", sched.DefaultMaxLostDeliveries,
 		"deliveries lost with their worker (killed, stopped or cut off without handing the job back) before a job is marked failed")
+	restartGrace := fs.Duration("restart-grace", server.DefaultRestartGrace,
+		"how long past a lease's end a worker may still keep its job when this coordinator restarts (cover the restart's length)")
 	level := fs.String("log-level", "info", "log level (trace, debug, info, warn, error)")
 	methodsFile := fs.String("methods", "", "methods file whose external methods bind a grid's names at submit (default: what connected workers offer)")
 	fpClass := fs.String("fp-class", "", "floating-point class of the workers to accept, as a refused worker's log names it, or \"any\" "+
@@ -128,7 +130,7 @@ func serve(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	opts := server.Options{Logger: log, LeaseTTL: *lease, MaxDeliveries: *maxDeliveries, MaxLostDeliveries: *maxLost,
-		FPClass: *fpClass, VerifyClass: verifyClass}
+		RestartGrace: *restartGrace, FPClass: *fpClass, VerifyClass: verifyClass}
 	if opts.FPClass == fpclass.Any {
 		log.Warn("accepting workers of every floating-point class: a job's scores may differ in their last bits depending on the worker that ran it")
 	}

@@ -1,6 +1,9 @@
 package sched
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
 
 // EndReason says why a lease ended, or (EndDeliveryLimit) why a job
 // failed for good.
@@ -14,7 +17,8 @@ const (
 	// that failed its check; a failed delivery (MaxDeliveries).
 	EndFailed
 	// EndExpired: no heartbeat within LeaseTTL; a lost delivery
-	// (MaxLostDeliveries). The worker is told to drop the job.
+	// (MaxLostDeliveries). The worker is told to drop the job; if it was
+	// cut off and reconnects, its token may still be adopted (see Adopt).
 	EndExpired
 	// EndDisconnected: the worker's stream ended while it held the lease;
 	// a lost delivery (MaxLostDeliveries). Its token may still be adopted
@@ -83,15 +87,16 @@ func (s *Scheduler) Held(w *Worker) []uint64 {
 // capability the job's missing pipelines need, and token proves the
 // claim: it is either a current lease of that job (the worker reconnected
 // before its old stream was noticed dead; that lease is revoked and
-// replaced), or the token of a lease of that job that ended when its
-// worker's stream disconnected, with no result committed and no failure
-// for good since (each such token is adopted at most once). Any other
-// token (made up, of an expired, released or revoked lease, of another
-// job, or issued by an earlier coordinator process: tokens are random per
-// process) is refused with ok false, and the worker should drop the job.
-// The scheduler alone cannot recognise a lease of an earlier coordinator
-// process; the coordinator does so with a signed proof and then calls
-// AdoptVouched.
+// replaced), or the token of a lease of that job that was lost with its
+// worker (its stream broke, or it expired without a heartbeat while the
+// worker was cut off), with no result committed and no failure for good
+// since; each such token is adopted at most once. Any other token (made
+// up, of a lease that was released, revoked or ended by the job's error,
+// one adopted already, of another job, or issued by an earlier
+// coordinator process: tokens are random per process) is refused with
+// ok false, and the worker should drop the job. The scheduler alone
+// cannot recognise a lease of an earlier coordinator process; the
+// coordinator does so with a signed proof and then calls AdoptVouched.
 func (s *Scheduler) Adopt(w *Worker, sweepID string, job int, token uint64) (g Grant, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -113,18 +118,24 @@ func (s *Scheduler) Adopt(w *Worker, sweepID string, job int, token uint64) (g G
 	return s.adoptedLocked(w, sw, j, f), true
 }
 
-// AdoptVouched gives w a fresh lease on a job it holds under a token the
-// scheduler cannot check itself, because the caller has verified the
-// lease's proof instead (the coordinator signs every lease with a key
-// its store keeps, so a restarted coordinator can recognise leases of its
-// earlier life). The job must still be pending: not done, failed, being
-// stored or of a cancelled sweep, and w must offer every capability its
-// missing pipelines need; ok is false otherwise, and the worker
-// should drop the job. Other leases of the job stay (first valid result
-// wins).
-func (s *Scheduler) AdoptVouched(w *Worker, sweepID string, job int) (g Grant, ok bool) {
+// AdoptVouched gives w a fresh lease on a job it holds under token, a
+// lease of an earlier coordinator process that the scheduler cannot
+// check itself, because the caller has verified the lease's proof
+// instead (the coordinator signs every lease with a key its store keeps,
+// so a restarted coordinator can recognise leases of its earlier life).
+// Each token is adopted at most once in this process's life: it is
+// remembered until until (when its proof expires; Tick forgets it then).
+// The job must still be pending: not done, failed, being stored or of a
+// cancelled sweep, and w must offer every capability its missing
+// pipelines need; ok is false otherwise, or for a token adopted before,
+// and the worker should drop the job. Other leases of the job stay
+// (first valid result wins).
+func (s *Scheduler) AdoptVouched(w *Worker, sweepID string, job int, token uint64, until time.Time) (g Grant, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if _, seen := s.vouched[token]; seen || token == 0 {
+		return Grant{}, false
+	}
 	sw, f := s.pendingLocked(w, sweepID, job)
 	if sw == nil {
 		return Grant{}, false
@@ -133,7 +144,19 @@ func (s *Scheduler) AdoptVouched(w *Worker, sweepID string, job int) (g Grant, o
 		f = &flight{}
 		sw.flights[int32(job)] = f
 	}
+	s.vouched[token] = until
 	return s.adoptedLocked(w, sw, int32(job), f), true
+}
+
+// forgetVouchedLocked forgets the earlier-life tokens adopted whose
+// proofs have expired by now (Tick): no proof can vouch for them again.
+// Call with s.mu held.
+func (s *Scheduler) forgetVouchedLocked(now time.Time) {
+	for t, until := range s.vouched {
+		if now.After(until) {
+			delete(s.vouched, t)
+		}
+	}
 }
 
 // pendingLocked returns the sweep of a job that w may adopt (w connected, the
@@ -160,9 +183,10 @@ func (s *Scheduler) adoptedLocked(w *Worker, sw *Sweep, j int32, f *flight) Gran
 	return s.grantLocked(w, sw, j)
 }
 
-// orphanLocked remembers the token of a lease of f that ended with its
-// worker's stream, so that the reconnecting worker may adopt the job;
-// only the last MaxLostDeliveries such tokens are kept.
+// orphanLocked remembers the token of a lease of f that was lost with
+// its worker (stream broken, lease expired), so that the reconnecting
+// worker may adopt the job; only the last MaxLostDeliveries such tokens
+// are kept.
 func (s *Scheduler) orphanLocked(f *flight, token uint64) {
 	if len(f.orphans) >= s.opts.MaxLostDeliveries {
 		f.orphans = slices.Delete(f.orphans, 0, 1)

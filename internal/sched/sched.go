@@ -114,6 +114,9 @@ type Scheduler struct {
 	workers map[*Worker]struct{}
 	offers  map[string]int // capability → connected workers offering it
 	tokens  *rand.ChaCha8  // lease tokens: unguessable, fresh per process
+	// vouched holds the earlier-life tokens adopted (AdoptVouched), each
+	// until its proof expires.
+	vouched map[uint64]time.Time
 }
 
 // lease is one delivery of a job to a worker.
@@ -169,11 +172,16 @@ func New(opts Options) *Scheduler {
 	var seed [32]byte
 	_, _ = crand.Read(seed[:]) // never fails (crypto/rand.Read panics instead)
 	return &Scheduler{opts: opts, byID: map[string]*Sweep{}, leases: map[uint64]*lease{},
-		workers: map[*Worker]struct{}{}, offers: map[string]int{}, tokens: rand.NewChaCha8(seed)}
+		workers: map[*Worker]struct{}{}, offers: map[string]int{}, tokens: rand.NewChaCha8(seed),
+		vouched: map[uint64]time.Time{}}
 }
 
 // LeaseTTL returns the lease lifetime in use.
 func (s *Scheduler) LeaseTTL() time.Duration { return s.opts.LeaseTTL }
+
+// Now returns the time on the scheduler's clock (Options.Clock), which
+// lease deadlines are on.
+func (s *Scheduler) Now() time.Time { return s.opts.Clock.Now() }
 
 // Add loads a sweep. If one with the same id is loaded it is returned
 // instead, with false. The capabilities the sweep's pipelines require
@@ -301,6 +309,7 @@ func (s *Scheduler) Tick() {
 		s.endLeaseLocked(l, EndExpired, "lease expired")
 	}
 	s.wakeStarvedLocked(now)
+	s.forgetVouchedLocked(now)
 	for w := range s.workers {
 		if copyable == 0 {
 			break
@@ -392,8 +401,6 @@ func (s *Scheduler) endLeaseLocked(l *lease, why EndReason, msg string) {
 		f.fails++
 	case EndExpired, EndDisconnected:
 		f.lost++
-	}
-	if why == EndDisconnected {
 		s.orphanLocked(f, l.token)
 	}
 	if why != EndReleased {

@@ -159,8 +159,10 @@ func TestHeartbeatExtendsOnlyCurrentLeases(t *testing.T) {
 	g := fx.lease(a)
 	for range 5 { // 5 × 0.8 TTL: far past one TTL, kept alive by heartbeats
 		fx.clock.Advance(ttl * 8 / 10)
-		if stale := fx.s.Heartbeat(a, []uint64{g[0].Token}); len(stale) != 0 {
-			t.Fatalf("heartbeat called current token stale: %v", stale)
+		renewed, stale := fx.s.Heartbeat(a, []uint64{g[0].Token})
+		want := Renewal{Token: g[0].Token, SweepID: "sweep-a", Job: g[0].Job, Deadline: fx.clock.Now().Add(ttl)}
+		if len(stale) != 0 || len(renewed) != 1 || renewed[0] != want {
+			t.Fatalf("heartbeat of a current lease: renewed %+v, stale %v; want %+v renewed", renewed, stale, want)
 		}
 		fx.s.Tick()
 	}
@@ -171,8 +173,8 @@ func TestHeartbeatExtendsOnlyCurrentLeases(t *testing.T) {
 	}
 	// a's heartbeat for the expired token, and for b's token, is stale and
 	// must not extend b's lease.
-	if stale := fx.s.Heartbeat(a, []uint64{g[1].Token, gb[0].Token}); len(stale) != 2 {
-		t.Fatalf("stale %v, want both tokens", stale)
+	if renewed, stale := fx.s.Heartbeat(a, []uint64{g[1].Token, gb[0].Token}); len(stale) != 2 || len(renewed) != 0 {
+		t.Fatalf("stale %v, renewed %v; want both tokens stale", stale, renewed)
 	}
 	fx.clock.Advance(ttl + time.Millisecond)
 	fx.s.Tick()

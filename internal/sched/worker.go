@@ -181,9 +181,18 @@ func (s *Scheduler) speculateLocked(w *Worker, sw *Sweep, now time.Time, out []G
 	return out
 }
 
-// Heartbeat extends the leases of w named by tokens and returns the
-// tokens that are not current leases of w (the worker should drop them).
-func (s *Scheduler) Heartbeat(w *Worker, tokens []uint64) (stale []uint64) {
+// Renewal is a lease that a heartbeat extended.
+type Renewal struct {
+	Token    uint64
+	SweepID  string
+	Job      int
+	Deadline time.Time // now + LeaseTTL
+}
+
+// Heartbeat extends the leases of w named by tokens to now + LeaseTTL
+// and returns them (renewed, in the order named) and the tokens that are
+// not current leases of w (stale: the worker should drop them).
+func (s *Scheduler) Heartbeat(w *Worker, tokens []uint64) (renewed []Renewal, stale []uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w.heardLocked()
@@ -191,11 +200,12 @@ func (s *Scheduler) Heartbeat(w *Worker, tokens []uint64) (stale []uint64) {
 	for _, t := range tokens {
 		if l := s.leases[t]; l != nil && l.w == w {
 			l.deadline = deadline
+			renewed = append(renewed, Renewal{Token: t, SweepID: l.sw.ID, Job: int(l.job), Deadline: deadline})
 		} else {
 			stale = append(stale, t)
 		}
 	}
-	return stale
+	return renewed, stale
 }
 
 // Complete reports a result for the lease token of w on (sweepID, job).

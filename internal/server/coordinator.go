@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -37,6 +38,12 @@ type Options struct {
 	Clock          sched.Clock // default wall clock
 	Store          store.Options
 	Writer         store.WriterOptions
+	// RestartGrace is how long past its lease's deadline a lease's proof
+	// still lets a worker keep the job after a restart of the coordinator
+	// (a proof vouches only for a lease of an earlier life, once); it
+	// should cover the time a restart takes, store loading included.
+	// Default DefaultRestartGrace.
+	RestartGrace time.Duration
 	// GRPCOptions are added to the gRPC server (e.g. grpc.Creds for TLS).
 	GRPCOptions []grpc.ServerOption
 	// Unary and Stream interceptors run after the error mapping (so their
@@ -133,7 +140,7 @@ func Open(dir string, opts Options) (*Coordinator, error) {
 		st.Close()
 		return nil, err
 	}
-	c.signer = newSigner(key)
+	c.signer = newSigner(key, cmp.Or(opts.RestartGrace, DefaultRestartGrace))
 	if err := c.bindFPClass(dir); err != nil {
 		st.Close()
 		return nil, err

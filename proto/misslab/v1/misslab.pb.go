@@ -1749,6 +1749,7 @@ type WorkResponse struct {
 	//	*WorkResponse_Jobs
 	//	*WorkResponse_Ack
 	//	*WorkResponse_Cancel
+	//	*WorkResponse_Renew
 	Msg           isWorkResponse_Msg `protobuf_oneof:"msg"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1836,6 +1837,15 @@ func (x *WorkResponse) GetCancel() *CancelLeases {
 	return nil
 }
 
+func (x *WorkResponse) GetRenew() *RenewLeases {
+	if x != nil {
+		if x, ok := x.Msg.(*WorkResponse_Renew); ok {
+			return x.Renew
+		}
+	}
+	return nil
+}
+
 type isWorkResponse_Msg interface {
 	isWorkResponse_Msg()
 }
@@ -1860,6 +1870,10 @@ type WorkResponse_Cancel struct {
 	Cancel *CancelLeases `protobuf:"bytes,5,opt,name=cancel,proto3,oneof"`
 }
 
+type WorkResponse_Renew struct {
+	Renew *RenewLeases `protobuf:"bytes,6,opt,name=renew,proto3,oneof"`
+}
+
 func (*WorkResponse_Welcome) isWorkResponse_Msg() {}
 
 func (*WorkResponse_Sweep) isWorkResponse_Msg() {}
@@ -1869,6 +1883,8 @@ func (*WorkResponse_Jobs) isWorkResponse_Msg() {}
 func (*WorkResponse_Ack) isWorkResponse_Msg() {}
 
 func (*WorkResponse_Cancel) isWorkResponse_Msg() {}
+
+func (*WorkResponse_Renew) isWorkResponse_Msg() {}
 
 // Hello is the first message of a stream.
 type Hello struct {
@@ -1967,7 +1983,7 @@ type Held struct {
 	SweepId       string                 `protobuf:"bytes,1,opt,name=sweep_id,json=sweepId,proto3" json:"sweep_id,omitempty"`
 	Job           int64                  `protobuf:"varint,2,opt,name=job,proto3" json:"job,omitempty"`
 	Token         uint64                 `protobuf:"varint,3,opt,name=token,proto3" json:"token,omitempty"`
-	Proof         []byte                 `protobuf:"bytes,4,opt,name=proof,proto3" json:"proof,omitempty"` // Job.proof of that lease, returned unchanged
+	Proof         []byte                 `protobuf:"bytes,4,opt,name=proof,proto3" json:"proof,omitempty"` // the lease's latest proof (Job, Rebind or RenewLeases), returned unchanged
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2276,10 +2292,13 @@ type Job struct {
 	Pipelines        []int32                `protobuf:"varint,4,rep,packed,name=pipelines,proto3" json:"pipelines,omitempty"` // indices into the spec's pipelines still to run
 	Token            uint64                 `protobuf:"varint,5,opt,name=token,proto3" json:"token,omitempty"`                // lease token; results must carry it
 	DeadlineUnixNano int64                  `protobuf:"varint,6,opt,name=deadline_unix_nano,json=deadlineUnixNano,proto3" json:"deadline_unix_nano,omitempty"`
-	// proof binds the lease to (sweep, job, token) under a key only the
-	// coordinator's store holds (an HMAC); a worker keeps it with the job
-	// and returns it in Held, so that a restarted coordinator can tell a
-	// job it really leased from a made-up claim. Opaque to workers.
+	// proof binds the lease to (sweep, job, token), the coordinator's life
+	// and an expiry under a key only the coordinator's store holds (an
+	// HMAC); a worker keeps it with the job, replaces it with each newer
+	// one (RenewLeases), and returns it in Held, so that a restarted
+	// coordinator can tell a job it really leased from a made-up claim. It
+	// vouches for the lease once, and only until a while after the lease's
+	// deadline. Opaque to workers.
 	Proof         []byte `protobuf:"bytes,7,opt,name=proof,proto3" json:"proof,omitempty"`
 	Fold          int32  `protobuf:"varint,8,opt,name=fold,proto3" json:"fold,omitempty"` // cross-validation fold of a table sweep (0 otherwise)
 	unknownFields protoimpl.UnknownFields
@@ -2372,7 +2391,8 @@ func (x *Job) GetFold() int32 {
 	return 0
 }
 
-// Heartbeat extends the leases named by tokens.
+// Heartbeat extends the leases named by tokens; the coordinator answers
+// with RenewLeases for those it extended and CancelLeases for the rest.
 type Heartbeat struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Tokens        []uint64               `protobuf:"varint,1,rep,packed,name=tokens,proto3" json:"tokens,omitempty"`
@@ -2812,6 +2832,114 @@ func (x *CancelLeases) GetTokens() []uint64 {
 	return nil
 }
 
+// RenewLeases answers a Heartbeat with the leases it extended: their new
+// deadlines and fresh proofs, which the worker keeps in place of the old
+// ones (a proof expires a while after the deadline it was issued with).
+type RenewLeases struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Leases        []*Renewal             `protobuf:"bytes,1,rep,name=leases,proto3" json:"leases,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RenewLeases) Reset() {
+	*x = RenewLeases{}
+	mi := &file_misslab_v1_misslab_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RenewLeases) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RenewLeases) ProtoMessage() {}
+
+func (x *RenewLeases) ProtoReflect() protoreflect.Message {
+	mi := &file_misslab_v1_misslab_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RenewLeases.ProtoReflect.Descriptor instead.
+func (*RenewLeases) Descriptor() ([]byte, []int) {
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *RenewLeases) GetLeases() []*Renewal {
+	if x != nil {
+		return x.Leases
+	}
+	return nil
+}
+
+// Renewal is one lease extended by a heartbeat.
+type Renewal struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	Token            uint64                 `protobuf:"varint,1,opt,name=token,proto3" json:"token,omitempty"`
+	DeadlineUnixNano int64                  `protobuf:"varint,2,opt,name=deadline_unix_nano,json=deadlineUnixNano,proto3" json:"deadline_unix_nano,omitempty"`
+	Proof            []byte                 `protobuf:"bytes,3,opt,name=proof,proto3" json:"proof,omitempty"` // replaces the lease's earlier proof
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *Renewal) Reset() {
+	*x = Renewal{}
+	mi := &file_misslab_v1_misslab_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Renewal) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Renewal) ProtoMessage() {}
+
+func (x *Renewal) ProtoReflect() protoreflect.Message {
+	mi := &file_misslab_v1_misslab_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Renewal.ProtoReflect.Descriptor instead.
+func (*Renewal) Descriptor() ([]byte, []int) {
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *Renewal) GetToken() uint64 {
+	if x != nil {
+		return x.Token
+	}
+	return 0
+}
+
+func (x *Renewal) GetDeadlineUnixNano() int64 {
+	if x != nil {
+		return x.DeadlineUnixNano
+	}
+	return 0
+}
+
+func (x *Renewal) GetProof() []byte {
+	if x != nil {
+		return x.Proof
+	}
+	return nil
+}
+
 type Ack_Item struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Token         uint64                 `protobuf:"varint,1,opt,name=token,proto3" json:"token,omitempty"`
@@ -2823,7 +2951,7 @@ type Ack_Item struct {
 
 func (x *Ack_Item) Reset() {
 	*x = Ack_Item{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[41]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2835,7 +2963,7 @@ func (x *Ack_Item) String() string {
 func (*Ack_Item) ProtoMessage() {}
 
 func (x *Ack_Item) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[41]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2997,13 +3125,14 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\theartbeat\x18\x02 \x01(\v2\x15.misslab.v1.HeartbeatH\x00R\theartbeat\x123\n" +
 	"\aresults\x18\x03 \x01(\v2\x17.misslab.v1.ResultBatchH\x00R\aresults\x12/\n" +
 	"\arelease\x18\x04 \x01(\v2\x13.misslab.v1.ReleaseH\x00R\areleaseB\x05\n" +
-	"\x03msg\"\x81\x02\n" +
+	"\x03msg\"\xb2\x02\n" +
 	"\fWorkResponse\x12/\n" +
 	"\awelcome\x18\x01 \x01(\v2\x13.misslab.v1.WelcomeH\x00R\awelcome\x124\n" +
 	"\x05sweep\x18\x02 \x01(\v2\x1c.misslab.v1.SweepSpecMessageH\x00R\x05sweep\x12*\n" +
 	"\x04jobs\x18\x03 \x01(\v2\x14.misslab.v1.JobBatchH\x00R\x04jobs\x12#\n" +
 	"\x03ack\x18\x04 \x01(\v2\x0f.misslab.v1.AckH\x00R\x03ack\x122\n" +
-	"\x06cancel\x18\x05 \x01(\v2\x18.misslab.v1.CancelLeasesH\x00R\x06cancelB\x05\n" +
+	"\x06cancel\x18\x05 \x01(\v2\x18.misslab.v1.CancelLeasesH\x00R\x06cancel\x12/\n" +
+	"\x05renew\x18\x06 \x01(\v2\x17.misslab.v1.RenewLeasesH\x00R\x05renewB\x05\n" +
 	"\x03msg\"\xd7\x01\n" +
 	"\x05Hello\x12\x1b\n" +
 	"\tworker_id\x18\x01 \x01(\tR\bworkerId\x12\x1a\n" +
@@ -3085,7 +3214,13 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\rOUTCOME_STALE\x10\x03\x12\x13\n" +
 	"\x0fOUTCOME_INVALID\x10\x04\"&\n" +
 	"\fCancelLeases\x12\x16\n" +
-	"\x06tokens\x18\x01 \x03(\x04R\x06tokens2\xae\x04\n" +
+	"\x06tokens\x18\x01 \x03(\x04R\x06tokens\":\n" +
+	"\vRenewLeases\x12+\n" +
+	"\x06leases\x18\x01 \x03(\v2\x13.misslab.v1.RenewalR\x06leases\"c\n" +
+	"\aRenewal\x12\x14\n" +
+	"\x05token\x18\x01 \x01(\x04R\x05token\x12,\n" +
+	"\x12deadline_unix_nano\x18\x02 \x01(\x03R\x10deadlineUnixNano\x12\x14\n" +
+	"\x05proof\x18\x03 \x01(\fR\x05proof2\xae\x04\n" +
 	"\fSweepService\x12?\n" +
 	"\x06Submit\x12\x19.misslab.v1.SubmitRequest\x1a\x1a.misslab.v1.SubmitResponse\x12?\n" +
 	"\x06Status\x12\x19.misslab.v1.StatusRequest\x1a\x1a.misslab.v1.StatusResponse\x12>\n" +
@@ -3113,7 +3248,7 @@ func file_misslab_v1_misslab_proto_rawDescGZIP() []byte {
 }
 
 var file_misslab_v1_misslab_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_misslab_v1_misslab_proto_msgTypes = make([]protoimpl.MessageInfo, 42)
+var file_misslab_v1_misslab_proto_msgTypes = make([]protoimpl.MessageInfo, 44)
 var file_misslab_v1_misslab_proto_goTypes = []any{
 	(SweepStatus_State)(0),      // 0: misslab.v1.SweepStatus.State
 	(Ack_Outcome)(0),            // 1: misslab.v1.Ack.Outcome
@@ -3157,12 +3292,14 @@ var file_misslab_v1_misslab_proto_goTypes = []any{
 	(*Release)(nil),             // 39: misslab.v1.Release
 	(*Ack)(nil),                 // 40: misslab.v1.Ack
 	(*CancelLeases)(nil),        // 41: misslab.v1.CancelLeases
-	nil,                         // 42: misslab.v1.Pipeline.SettingsEntry
-	(*Ack_Item)(nil),            // 43: misslab.v1.Ack.Item
+	(*RenewLeases)(nil),         // 42: misslab.v1.RenewLeases
+	(*Renewal)(nil),             // 43: misslab.v1.Renewal
+	nil,                         // 44: misslab.v1.Pipeline.SettingsEntry
+	(*Ack_Item)(nil),            // 45: misslab.v1.Ack.Item
 }
 var file_misslab_v1_misslab_proto_depIdxs = []int32{
 	3,  // 0: misslab.v1.Scenario.table:type_name -> misslab.v1.TableSource
-	42, // 1: misslab.v1.Pipeline.settings:type_name -> misslab.v1.Pipeline.SettingsEntry
+	44, // 1: misslab.v1.Pipeline.settings:type_name -> misslab.v1.Pipeline.SettingsEntry
 	5,  // 2: misslab.v1.Pipeline.methods:type_name -> misslab.v1.MethodRef
 	2,  // 3: misslab.v1.SweepSpec.scenarios:type_name -> misslab.v1.Scenario
 	4,  // 4: misslab.v1.SweepSpec.pipelines:type_name -> misslab.v1.Pipeline
@@ -3182,40 +3319,42 @@ var file_misslab_v1_misslab_proto_depIdxs = []int32{
 	33, // 18: misslab.v1.WorkResponse.jobs:type_name -> misslab.v1.JobBatch
 	40, // 19: misslab.v1.WorkResponse.ack:type_name -> misslab.v1.Ack
 	41, // 20: misslab.v1.WorkResponse.cancel:type_name -> misslab.v1.CancelLeases
-	29, // 21: misslab.v1.Hello.held:type_name -> misslab.v1.Held
-	5,  // 22: misslab.v1.Hello.methods:type_name -> misslab.v1.MethodRef
-	31, // 23: misslab.v1.Welcome.rebinds:type_name -> misslab.v1.Rebind
-	6,  // 24: misslab.v1.SweepSpecMessage.spec:type_name -> misslab.v1.SweepSpec
-	34, // 25: misslab.v1.JobBatch.jobs:type_name -> misslab.v1.Job
-	37, // 26: misslab.v1.ResultBatch.results:type_name -> misslab.v1.JobResult
-	38, // 27: misslab.v1.JobResult.pipelines:type_name -> misslab.v1.PipelineResult
-	43, // 28: misslab.v1.Ack.items:type_name -> misslab.v1.Ack.Item
-	1,  // 29: misslab.v1.Ack.Item.outcome:type_name -> misslab.v1.Ack.Outcome
-	7,  // 30: misslab.v1.SweepService.Submit:input_type -> misslab.v1.SubmitRequest
-	9,  // 31: misslab.v1.SweepService.Status:input_type -> misslab.v1.StatusRequest
-	11, // 32: misslab.v1.SweepService.Watch:input_type -> misslab.v1.WatchRequest
-	12, // 33: misslab.v1.SweepService.Cancel:input_type -> misslab.v1.CancelRequest
-	14, // 34: misslab.v1.SweepService.Retry:input_type -> misslab.v1.RetryRequest
-	16, // 35: misslab.v1.SweepService.Export:input_type -> misslab.v1.ExportRequest
-	17, // 36: misslab.v1.SweepService.UploadTable:input_type -> misslab.v1.UploadTableRequest
-	19, // 37: misslab.v1.SweepService.StatTable:input_type -> misslab.v1.StatTableRequest
-	26, // 38: misslab.v1.WorkService.Work:input_type -> misslab.v1.WorkRequest
-	21, // 39: misslab.v1.WorkService.FetchTable:input_type -> misslab.v1.FetchTableRequest
-	8,  // 40: misslab.v1.SweepService.Submit:output_type -> misslab.v1.SubmitResponse
-	10, // 41: misslab.v1.SweepService.Status:output_type -> misslab.v1.StatusResponse
-	24, // 42: misslab.v1.SweepService.Watch:output_type -> misslab.v1.WatchResponse
-	13, // 43: misslab.v1.SweepService.Cancel:output_type -> misslab.v1.CancelResponse
-	15, // 44: misslab.v1.SweepService.Retry:output_type -> misslab.v1.RetryResponse
-	23, // 45: misslab.v1.SweepService.Export:output_type -> misslab.v1.ExportResponse
-	18, // 46: misslab.v1.SweepService.UploadTable:output_type -> misslab.v1.UploadTableResponse
-	20, // 47: misslab.v1.SweepService.StatTable:output_type -> misslab.v1.StatTableResponse
-	27, // 48: misslab.v1.WorkService.Work:output_type -> misslab.v1.WorkResponse
-	22, // 49: misslab.v1.WorkService.FetchTable:output_type -> misslab.v1.FetchTableResponse
-	40, // [40:50] is the sub-list for method output_type
-	30, // [30:40] is the sub-list for method input_type
-	30, // [30:30] is the sub-list for extension type_name
-	30, // [30:30] is the sub-list for extension extendee
-	0,  // [0:30] is the sub-list for field type_name
+	42, // 21: misslab.v1.WorkResponse.renew:type_name -> misslab.v1.RenewLeases
+	29, // 22: misslab.v1.Hello.held:type_name -> misslab.v1.Held
+	5,  // 23: misslab.v1.Hello.methods:type_name -> misslab.v1.MethodRef
+	31, // 24: misslab.v1.Welcome.rebinds:type_name -> misslab.v1.Rebind
+	6,  // 25: misslab.v1.SweepSpecMessage.spec:type_name -> misslab.v1.SweepSpec
+	34, // 26: misslab.v1.JobBatch.jobs:type_name -> misslab.v1.Job
+	37, // 27: misslab.v1.ResultBatch.results:type_name -> misslab.v1.JobResult
+	38, // 28: misslab.v1.JobResult.pipelines:type_name -> misslab.v1.PipelineResult
+	45, // 29: misslab.v1.Ack.items:type_name -> misslab.v1.Ack.Item
+	43, // 30: misslab.v1.RenewLeases.leases:type_name -> misslab.v1.Renewal
+	1,  // 31: misslab.v1.Ack.Item.outcome:type_name -> misslab.v1.Ack.Outcome
+	7,  // 32: misslab.v1.SweepService.Submit:input_type -> misslab.v1.SubmitRequest
+	9,  // 33: misslab.v1.SweepService.Status:input_type -> misslab.v1.StatusRequest
+	11, // 34: misslab.v1.SweepService.Watch:input_type -> misslab.v1.WatchRequest
+	12, // 35: misslab.v1.SweepService.Cancel:input_type -> misslab.v1.CancelRequest
+	14, // 36: misslab.v1.SweepService.Retry:input_type -> misslab.v1.RetryRequest
+	16, // 37: misslab.v1.SweepService.Export:input_type -> misslab.v1.ExportRequest
+	17, // 38: misslab.v1.SweepService.UploadTable:input_type -> misslab.v1.UploadTableRequest
+	19, // 39: misslab.v1.SweepService.StatTable:input_type -> misslab.v1.StatTableRequest
+	26, // 40: misslab.v1.WorkService.Work:input_type -> misslab.v1.WorkRequest
+	21, // 41: misslab.v1.WorkService.FetchTable:input_type -> misslab.v1.FetchTableRequest
+	8,  // 42: misslab.v1.SweepService.Submit:output_type -> misslab.v1.SubmitResponse
+	10, // 43: misslab.v1.SweepService.Status:output_type -> misslab.v1.StatusResponse
+	24, // 44: misslab.v1.SweepService.Watch:output_type -> misslab.v1.WatchResponse
+	13, // 45: misslab.v1.SweepService.Cancel:output_type -> misslab.v1.CancelResponse
+	15, // 46: misslab.v1.SweepService.Retry:output_type -> misslab.v1.RetryResponse
+	23, // 47: misslab.v1.SweepService.Export:output_type -> misslab.v1.ExportResponse
+	18, // 48: misslab.v1.SweepService.UploadTable:output_type -> misslab.v1.UploadTableResponse
+	20, // 49: misslab.v1.SweepService.StatTable:output_type -> misslab.v1.StatTableResponse
+	27, // 50: misslab.v1.WorkService.Work:output_type -> misslab.v1.WorkResponse
+	22, // 51: misslab.v1.WorkService.FetchTable:output_type -> misslab.v1.FetchTableResponse
+	42, // [42:52] is the sub-list for method output_type
+	32, // [32:42] is the sub-list for method input_type
+	32, // [32:32] is the sub-list for extension type_name
+	32, // [32:32] is the sub-list for extension extendee
+	0,  // [0:32] is the sub-list for field type_name
 }
 
 func init() { file_misslab_v1_misslab_proto_init() }
@@ -3235,6 +3374,7 @@ func file_misslab_v1_misslab_proto_init() {
 		(*WorkResponse_Jobs)(nil),
 		(*WorkResponse_Ack)(nil),
 		(*WorkResponse_Cancel)(nil),
+		(*WorkResponse_Renew)(nil),
 	}
 	file_misslab_v1_misslab_proto_msgTypes[36].OneofWrappers = []any{}
 	type x struct{}
@@ -3243,7 +3383,7 @@ func file_misslab_v1_misslab_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_misslab_v1_misslab_proto_rawDesc), len(file_misslab_v1_misslab_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   42,
+			NumMessages:   44,
 			NumExtensions: 0,
 			NumServices:   2,
 		},
