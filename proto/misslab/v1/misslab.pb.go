@@ -1890,7 +1890,7 @@ func (*WorkResponse_Renew) isWorkResponse_Msg() {}
 type Hello struct {
 	state        protoimpl.MessageState `protogen:"open.v1"`
 	WorkerId     string                 `protobuf:"bytes,1,opt,name=worker_id,json=workerId,proto3" json:"worker_id,omitempty"`             // stable for the life of the worker process
-	Capacity     int32                  `protobuf:"varint,2,opt,name=capacity,proto3" json:"capacity,omitempty"`                            // jobs the worker wants to hold at once (≥ 1)
+	Capacity     int32                  `protobuf:"varint,2,opt,name=capacity,proto3" json:"capacity,omitempty"`                            // jobs the worker wants to hold at once (≥ 1; the coordinator caps it, at 1024 by default)
 	Held         []*Held                `protobuf:"bytes,3,rep,name=held,proto3" json:"held,omitempty"`                                     // jobs still held from a previous stream
 	CachedSweeps []string               `protobuf:"bytes,4,rep,name=cached_sweeps,json=cachedSweeps,proto3" json:"cached_sweeps,omitempty"` // sweep ids whose spec the worker has; not sent again
 	Methods      []*MethodRef           `protobuf:"bytes,5,rep,name=methods,proto3" json:"methods,omitempty"`                               // external methods the worker can run (its --methods file)
