@@ -24,8 +24,8 @@ const (
 	// a lost delivery (MaxLostDeliveries). Its token may still be adopted
 	// (see Adopt).
 	EndDisconnected
-	// EndReleased: the worker handed the lease back (draining); not a
-	// failed delivery.
+	// EndReleased: the worker handed the lease back (draining); neither
+	// a failed nor a lost delivery.
 	EndReleased
 	// EndRevoked: the sweep was cancelled, another lease of the job
 	// delivered its result first, or a reconnected stream adopted the

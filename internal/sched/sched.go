@@ -331,8 +331,8 @@ func (s *Scheduler) slowAfterLocked(sw *Sweep) (d time.Duration, ok bool) {
 	return max(2*sw.durSum/time.Duration(sw.durN), s.opts.SpeculateAfter), true
 }
 
-// copyableLocked reports whether l's job may get a speculative lease now (by a
-// worker other than l's that can run it).
+// copyableLocked reports whether l's job may get a speculative lease now
+// (by a worker other than l's that can run it).
 func (s *Scheduler) copyableLocked(l *lease, now time.Time) bool {
 	slow, ok := s.slowAfterLocked(l.sw)
 	if !ok || now.Sub(l.granted) < slow {

@@ -29,8 +29,8 @@ type Sweep struct {
 	cancelled bool
 	need      sweepNeeds // capabilities the pipelines require (see caps.go)
 
-	// lastErr is the last error of any job (a failed delivery or store
-	// write), forgotten when that job's result is committed; lastFail is
+	// lastErr is the last error of any job (a failed or lost delivery, a
+	// store write), forgotten when that job's result is committed; lastFail is
 	// the error of the job last failed for good. See lastError.
 	lastErr     string
 	lastErrJob  int32 // −1: none

@@ -256,8 +256,8 @@ func (s *Scheduler) Fail(w *Worker, token uint64, sweepID string, job int, msg s
 	return Accepted
 }
 
-// currentLocked returns the lease if token is a current lease of w on the job,
-// else nil and why not.
+// currentLocked returns the lease if token is a current lease of w on
+// the job, else nil and why not.
 func (s *Scheduler) currentLocked(w *Worker, token uint64, sweepID string, job int) (*lease, Outcome) {
 	if l := s.leases[token]; l != nil && l.w == w && l.sw.ID == sweepID && int(l.job) == job {
 		return l, Accepted
@@ -272,8 +272,8 @@ func (s *Scheduler) currentLocked(w *Worker, token uint64, sweepID string, job i
 	return nil, Stale
 }
 
-// Release hands leases back without counting failed deliveries (a
-// draining worker); their jobs are queued again.
+// Release hands leases back without counting failed or lost deliveries
+// (a draining worker); their jobs are queued again.
 func (s *Scheduler) Release(w *Worker, tokens []uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

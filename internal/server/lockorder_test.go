@@ -83,6 +83,26 @@ func (ch *churner) judge(b *pb.JobBatch) []*pb.JobResult {
 	return out
 }
 
+// watchToEnd follows sweep id until it is complete, for up to a minute,
+// and returns the last status it saw (nil if none); unlike cluster.wait
+// it may run outside the test's goroutine.
+func watchToEnd(c *cluster, id string) *pb.SweepStatus {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	stream, err := c.client.Watch(ctx, &pb.WatchRequest{SweepId: id, IntervalSeconds: 0.05})
+	if err != nil {
+		return nil
+	}
+	var last *pb.SweepStatus
+	for {
+		m, err := stream.Recv()
+		if err != nil {
+			return last
+		}
+		last = m.GetStatus()
+	}
+}
+
 // TestLockOrderUnderChurn drives the lock order sched.mu → store.Writer.mu
 // / backlog.mu concurrently against a real coordinator: churning streams
 // complete, fail and abort (lease ends under the scheduler's lock enqueue
@@ -103,7 +123,7 @@ func TestLockOrderUnderChurn(t *testing.T) {
 	id := c.submit(sw).SweepId
 	ctx, complete := context.WithCancel(t.Context())
 	watched := make(chan *pb.SweepStatus, 1)
-	go func() { defer complete(); watched <- c.wait(id) }()
+	go func() { defer complete(); watched <- watchToEnd(c, id) }()
 
 	raw := dialRawWorker(t, c.addr)
 	var wg sync.WaitGroup
@@ -120,6 +140,9 @@ func TestLockOrderUnderChurn(t *testing.T) {
 	}
 	c.startWorker("finisher", 2, worker.Deterministic{}) // whatever the churners left
 	st := <-watched
+	if st.GetState() != pb.SweepStatus_STATE_COMPLETE {
+		t.Fatalf("the sweep did not complete in a minute (a lock taken out of order?): last status %v", st)
+	}
 	if st.Done+st.Failed != st.Jobs || st.Done == 0 || st.Failed == 0 {
 		t.Fatalf("final status %v: want every job done or failed, some of each", st)
 	}

@@ -23,7 +23,9 @@ const (
 	proofLen = lifeLen + 8 + 16
 )
 
-// DefaultRestartGrace is the default of Options.RestartGrace.
+// DefaultRestartGrace is the default of Options.RestartGrace: what the
+// shipped Kubernetes startup probe allows a restarted coordinator to load
+// its store, the longest restart planned for.
 const DefaultRestartGrace = 5 * time.Minute
 
 // signer signs leases with the store's lease key, so that a coordinator

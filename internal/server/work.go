@@ -102,10 +102,12 @@ func (ws *workStream) send(m *pb.WorkResponse) error {
 }
 
 // welcome rebinds the jobs the worker still holds and sends Welcome. A
-// held job is adopted only under the token of its lease (see
-// sched.Scheduler.Adopt); the rest are refused (new token 0: the worker
-// drops them): made-up, expired or earlier-process tokens, a job or
-// token named twice, and every entry past the first maxHeld.
+// held job is adopted only under the token of its lease (see adopt); the
+// rest are refused (new token 0: the worker drops them): made-up tokens,
+// tokens of leases that ended otherwise than lost with their worker,
+// claims adopted before, earlier-process tokens without an unexpired
+// proof, a job or token named twice, and every entry past the first
+// maxHeld.
 func (ws *workStream) welcome(h *pb.Hello) error {
 	ttl := ws.c.sched.LeaseTTL()
 	wel := &pb.Welcome{HeartbeatSeconds: ttl.Seconds() / 3, LeaseSeconds: ttl.Seconds()}
