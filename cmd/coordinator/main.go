@@ -26,6 +26,7 @@ import (
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/methods"
 	"github.com/misslab/misslab/internal/plan"
+	"github.com/misslab/misslab/internal/sched"
 	"github.com/misslab/misslab/internal/server"
 	"github.com/misslab/misslab/internal/store"
 	"github.com/misslab/misslab/internal/verify"
@@ -42,6 +43,7 @@ commands:
   submit  GRID [--addr ADDR] [--reps N]    submit a grid and follow it (Ctrl-C detaches)
   status  [SWEEP] [--addr ADDR]            progress of one or every sweep
   cancel  SWEEP [--addr ADDR]              stop a sweep (a later submit resumes it)
+  retry   SWEEP [--addr ADDR]              run a sweep's failed jobs again
   export  SWEEP --out FILE [--folds] [--addr ADDR]
                                            write a sweep's results as tidy CSV, or
                                            with --folds a table sweep's folds
@@ -62,7 +64,7 @@ func main() {
 		os.Exit(2)
 	}
 	cmds := map[string]func([]string) error{
-		"serve": serve, "submit": submit, "status": status, "cancel": cancel,
+		"serve": serve, "submit": submit, "status": status, "cancel": cancel, "retry": retry,
 		"export": export, "plan": planCmd, "run": run, "report": reportCmd,
 		"check": runCheck,
 	}
@@ -104,7 +106,11 @@ func serve(args []string) error {
 	listen := fs.String("listen", defaultAddr, "address to listen on (host:port)")
 	data := fs.String("data", "", "data directory (required)")
 	lease := fs.Duration("lease", 30*time.Second, "lease lifetime without a heartbeat")
-	maxDeliveries := fs.Int("max-deliveries", 3, "failed deliveries before a job is marked failed")
+	maxDeliveries := fs.Int("max-deliveries", 3, "job errors (a worker reports the job failed, or sends an invalid result) before a job is marked failed")
+	maxLost := fs.Int("max-lost-deliveries", sched.DefaultMaxLostDeliveries,
+		"deliveries lost with their worker (killed, stopped or cut off without handing the job back) before a job is marked failed")
+	restartGrace := fs.Duration("restart-grace", server.DefaultRestartGrace,
+		"how long past a lease's end a worker may still keep its job when this coordinator restarts (cover the restart's length)")
 	level := fs.String("log-level", "info", "log level (trace, debug, info, warn, error)")
 	methodsFile := fs.String("methods", "", "methods file whose external methods bind a grid's names at submit (default: what connected workers offer)")
 	fpClass := fs.String("fp-class", "", "floating-point class of the workers to accept, as a refused worker's log names it, or \"any\" "+
@@ -124,8 +130,8 @@ func serve(args []string) error {
 	log := newLogger("coordinator", *level)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	opts := server.Options{Logger: log, LeaseTTL: *lease, MaxDeliveries: *maxDeliveries, FPClass: *fpClass,
-		VerifyClass: verifyClass}
+	opts := server.Options{Logger: log, LeaseTTL: *lease, MaxDeliveries: *maxDeliveries, MaxLostDeliveries: *maxLost,
+		RestartGrace: *restartGrace, FPClass: *fpClass, VerifyClass: verifyClass}
 	if opts.FPClass == fpclass.Any {
 		log.Warn("accepting workers of every floating-point class: a job's scores may differ in their last bits depending on the worker that ran it")
 	}
@@ -264,6 +270,24 @@ func cancel(args []string) error {
 		return err
 	}
 	return writeStatus(os.Stdout, []*pb.SweepStatus{resp.GetStatus()})
+}
+
+func retry(args []string) error { return retryTo(os.Stdout, args) }
+
+// retryTo puts a sweep's failed jobs back and writes how many and the
+// sweep's status to w.
+func retryTo(w io.Writer, args []string) error {
+	c, pos, err := newClientCmd("retry").connect(args, 1, 1, "need exactly one sweep id")
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	st, n, err := c.Retry(context.Background(), pos[0])
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%d failed jobs put back to run again\n", n)
+	return writeStatus(w, []*pb.SweepStatus{st})
 }
 
 func export(args []string) error {

@@ -133,6 +133,18 @@ func (c *Client) Follow(ctx context.Context, ids []string, interval time.Duratio
 	}
 }
 
+// Retry puts the jobs of sweep id (an id, unique prefix or name) that
+// failed for good back to run again and returns the sweep's status and
+// how many jobs were put back; the coordinator's errors come back as gRPC
+// statuses (NotFound for an unknown sweep).
+func (c *Client) Retry(ctx context.Context, id string) (*pb.SweepStatus, int64, error) {
+	resp, err := c.SweepServiceClient.Retry(ctx, &pb.RetryRequest{SweepId: id})
+	if err != nil {
+		return nil, 0, err
+	}
+	return resp.GetStatus(), resp.GetRetried(), nil
+}
+
 // Export writes the tidy CSV of a sweep to w.
 func (c *Client) Export(ctx context.Context, id string, w io.Writer) error {
 	return c.export(ctx, &pb.ExportRequest{SweepId: id}, w)

@@ -8,9 +8,10 @@ import (
 )
 
 // TestAdoptNeedsTheLeaseToken: a held job is adopted only under the token
-// of a lease that ended with its worker's stream (once) or of a current
-// lease of that job; made-up, expired and other jobs' tokens are refused,
-// and a refused claim leaves the job's state alone.
+// of a lease lost with its worker (stream broken, or expired while it was
+// cut off; once) or of a current lease of that job; made-up and other
+// jobs' tokens are refused, and a refused claim leaves the job's state
+// alone.
 func TestAdoptNeedsTheLeaseToken(t *testing.T) {
 	fx := newFixture(t, 3, 1, 3)
 	a := fx.s.Connect("a", 3)
@@ -30,7 +31,8 @@ func TestAdoptNeedsTheLeaseToken(t *testing.T) {
 		{"made-up token", 0, g[0].Token ^ 1, false},
 		{"zero token", 0, 0, false},
 		{"another job's token", 0, g[1].Token, false},
-		{"expired lease's token", 2, g[2].Token, false},
+		{"expired lease's token", 2, g[2].Token, true},
+		{"expired lease's token again", 2, g[2].Token, false},
 		{"unknown job", 7, g[0].Token, false},
 		{"own token after disconnect", 0, g[0].Token, true},
 		{"the same token again", 0, g[0].Token, false},
@@ -43,10 +45,10 @@ func TestAdoptNeedsTheLeaseToken(t *testing.T) {
 	if _, ok := fx.s.Adopt(a2, "nope", 1, g[1].Token); ok {
 		t.Error("adopted a job of an unknown sweep")
 	}
-	// Jobs 1 and 2 are still queued for anyone; job 0 is a2's.
+	// Job 1 is still queued for anyone; jobs 0 and 2 are a2's.
 	b := fx.s.Connect("b", 3)
-	if got := jobs(fx.lease(b)); !slices.Equal(slices.Sorted(slices.Values(got)), []int{1, 2}) {
-		t.Fatalf("b got %v, want the unadopted jobs 1 and 2", got)
+	if got := jobs(fx.lease(b)); !slices.Equal(got, []int{1}) {
+		t.Fatalf("b got %v, want the unadopted job 1", got)
 	}
 	if st := fx.status(); st.Running != 3 || st.Failed != 0 {
 		t.Fatalf("status %+v", st)
@@ -111,7 +113,7 @@ func TestAdoptRefusesATokenOfAnEarlierProcess(t *testing.T) {
 // once its job is committed, or failed for good, even if the job runs
 // again.
 func TestOrphanTokensEndWithTheJob(t *testing.T) {
-	fx := newFixture(t, 2, 1, 2)
+	fx := newFixture(t, 2, 1, 1)
 	a := fx.s.Connect("a", 2)
 	g := fx.lease(a)
 	fx.s.Disconnect(a)
@@ -119,7 +121,7 @@ func TestOrphanTokensEndWithTheJob(t *testing.T) {
 	gb := fx.lease(b) // queued again in no particular order
 	slices.SortFunc(gb, func(x, y Grant) int { return x.Job - y.Job })
 	fx.complete(b, gb[0])                           // job 0 committed
-	fx.s.Fail(b, gb[1].Token, "sweep-a", 1, "boom") // job 1: second failed delivery, limit 2
+	fx.s.Fail(b, gb[1].Token, "sweep-a", 1, "boom") // job 1: a failed delivery, limit 1
 	if st := fx.status(); st.Done != 1 || st.Failed != 1 {
 		t.Fatalf("status %+v", st)
 	}
@@ -172,5 +174,45 @@ func TestLastErrorIsClearedWhenItsJobSucceeds(t *testing.T) {
 	fx.complete(a, fx.lease(a)[0])
 	if st := fx.status(); !st.Closed || st.Failed != 0 || st.LastError != "" {
 		t.Fatalf("complete without failures: %+v, want no last error", st)
+	}
+}
+
+// TestAdoptVouchedOncePerToken: a token of an earlier coordinator life
+// that the caller vouches for is adopted once in this life, even after
+// the adopted lease is lost and its job queued again; another token of
+// that job still is. Once its proof has expired (the until given) Tick
+// forgets it.
+func TestAdoptVouchedOncePerToken(t *testing.T) {
+	fx := newFixture(t, 2, 1, 3)
+	until := fx.clock.Now().Add(time.Minute)
+	a := fx.s.Connect("a", 2)
+	if _, ok := fx.s.AdoptVouched(a, "sweep-a", 0, 41, until); !ok {
+		t.Fatal("first vouched claim refused")
+	}
+	fx.s.Disconnect(a) // the adopted lease is lost: job 0 is queued again
+	a = fx.s.Connect("a", 2)
+	cases := []struct {
+		name  string
+		token uint64
+		ok    bool
+	}{
+		{"the same token again", 41, false},
+		{"zero token", 0, false},
+		{"another token of the job", 42, true},
+	}
+	for _, c := range cases {
+		if _, ok := fx.s.AdoptVouched(a, "sweep-a", 0, c.token, until); ok != c.ok {
+			t.Errorf("%s: adopted %v, want %v", c.name, ok, c.ok)
+		}
+	}
+	fx.clock.Advance(time.Minute)
+	fx.s.Tick()
+	if len(fx.s.vouched) != 2 {
+		t.Fatalf("forgot %v before its proof expired", fx.s.vouched)
+	}
+	fx.clock.Advance(time.Millisecond)
+	fx.s.Tick()
+	if len(fx.s.vouched) != 0 {
+		t.Fatalf("still remembers %v after its proof expired", fx.s.vouched)
 	}
 }

@@ -69,7 +69,8 @@ func (sw *Sweep) Require(p int, caps ...string) {
 }
 
 // prepareNeeds works out the sweep's needs and the classes of its partly
-// stored jobs; Scheduler.Add calls it once, before the sweep is shared.
+// stored jobs; Scheduler.Add calls it once, with s.mu held, before the
+// sweep is shared.
 func (sw *Sweep) prepareNeeds() {
 	n := &sw.need
 	for _, cs := range n.byPipe {
@@ -129,6 +130,7 @@ func (sw *Sweep) classify() {
 // requirement writes into dst the needs of the pipelines in missing and
 // reports whether they are fewer than all of the sweep's needs. A
 // pipeline index out of range counts as needing everything.
+// Call with s.mu held.
 func (n *sweepNeeds) requirement(missing []int, dst []byte) bool {
 	clear(dst)
 	for _, p := range missing {
@@ -158,8 +160,7 @@ func setBit(m []byte, i int)      { m[i>>3] |= 1 << (uint(i) & 7) }
 func hasBit(m []byte, i int) bool { return m[i>>3]&(1<<(uint(i)&7)) != 0 }
 
 // classOf returns the class of job, nil when the job needs all of the
-// sweep's needs (or the sweep needs nothing). Call with the scheduler's
-// lock held.
+// sweep's needs (or the sweep needs nothing). Call with s.mu held.
 func (sw *Sweep) classOf(job int32) *capClass {
 	n := &sw.need
 	if len(n.classes) == 0 {
@@ -176,6 +177,7 @@ func (sw *Sweep) classOf(job int32) *capClass {
 // class's queue if it has one, and returns what a worker must offer to
 // run it (nil: nothing). Stale entries are pruned from the queues it
 // grows once they have doubled since their last pruning.
+// Call with s.mu held.
 func (sw *Sweep) enqueueClass(job int32) []string {
 	c := sw.classOf(job)
 	if c == nil {
@@ -187,7 +189,7 @@ func (sw *Sweep) enqueueClass(job int32) []string {
 }
 
 // pruned drops the stale entries of q (jobs no longer queued) once q is
-// *at long, and sets *at to twice what is left.
+// *at long, and sets *at to twice what is left. Call with s.mu held.
 func (sw *Sweep) pruned(q []int32, at *int) []int32 {
 	if len(q) < max(*at, minPrune) {
 		return q
@@ -197,7 +199,7 @@ func (sw *Sweep) pruned(q []int32, at *int) []int32 {
 	return q
 }
 
-// jobNeeds returns the capabilities job needs.
+// jobNeeds returns the capabilities job needs. Call with s.mu held.
 func (sw *Sweep) jobNeeds(job int32) []string {
 	if c := sw.classOf(job); c != nil {
 		return c.caps
@@ -240,9 +242,9 @@ func (s *Scheduler) Offers() map[string]int {
 	return maps.Clone(s.offers)
 }
 
-// wakeCovering tells every connected worker that offers caps that there
+// wakeCoveringLocked tells every connected worker that offers caps that there
 // may be work; with no caps, every worker.
-func (s *Scheduler) wakeCovering(caps []string) {
+func (s *Scheduler) wakeCoveringLocked(caps []string) {
 	for w := range s.workers {
 		if w.covers(caps) {
 			w.wake()
@@ -253,6 +255,7 @@ func (s *Scheduler) wakeCovering(caps []string) {
 // nextLimited returns a job for w, a worker lacking some of the sweep's
 // needs, or −1: a job queued again, then an undispatched one, of the
 // first class w can run that has either. The shared cursor stays put.
+// Call with s.mu held.
 func (sw *Sweep) nextLimited(w *Worker) int32 {
 	for _, c := range sw.need.classes {
 		if !w.covers(c.caps) {
@@ -269,7 +272,7 @@ func (sw *Sweep) nextLimited(w *Worker) int32 {
 }
 
 // nextFresh returns an undispatched job of class c (one the shared
-// cursor has not reached and nobody holds), or −1.
+// cursor has not reached and nobody holds), or −1. Call with s.mu held.
 func (sw *Sweep) nextFresh(c *capClass) int32 {
 	for c.pos < len(c.jobs) {
 		j := c.jobs[c.pos]
@@ -288,7 +291,7 @@ func (sw *Sweep) nextFresh(c *capClass) int32 {
 // waiting is Status.Waiting: the needs of the sweep's unfinished jobs
 // that no connected worker offers (offers counts them), sorted; nil if
 // none. Only partly stored jobs are scanned, and only when some need is
-// not offered.
+// not offered. Call with s.mu held.
 func (sw *Sweep) waiting(offers map[string]int) []string {
 	n := &sw.need
 	pending := sw.n - sw.nDone - sw.nFailed
@@ -318,6 +321,7 @@ func (sw *Sweep) waiting(offers map[string]int) []string {
 // pendingNeeds narrows lack to the needs of the pending (neither done nor
 // failed) jobs, of which there are pending; only partly stored jobs are
 // looked at, since any other pending job needs everything.
+// Call with s.mu held.
 func (sw *Sweep) pendingNeeds(lack []byte, pending int) []byte {
 	n := &sw.need
 	got := make([]byte, len(lack))

@@ -291,7 +291,7 @@ func TestAdoptNeedsTheCapabilities(t *testing.T) {
 	if _, ok := fx.s.Adopt(bare, "sweep-a", 0, g[0].Token); ok {
 		t.Fatal("adopted by a stream without py@x")
 	}
-	if _, ok := fx.s.AdoptVouched(bare, "sweep-a", 0); ok {
+	if _, ok := fx.s.AdoptVouched(bare, "sweep-a", 0, 77, fx.clock.Now().Add(time.Hour)); ok {
 		t.Fatal("vouched adoption by a stream without py@x")
 	}
 	full := fx.s.Connect("b", 1, "py@x")

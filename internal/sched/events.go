@@ -1,6 +1,9 @@
 package sched
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
 
 // EndReason says why a lease ended, or (EndDeliveryLimit) why a job
 // failed for good.
@@ -11,24 +14,27 @@ const (
 	// EndCompleted: the lease's result was accepted (it is being stored).
 	EndCompleted EndReason = iota + 1
 	// EndFailed: the worker reported the job failed, or sent a result
-	// that failed its check; a failed delivery.
+	// that failed its check; a failed delivery (MaxDeliveries).
 	EndFailed
-	// EndExpired: no heartbeat within LeaseTTL; a failed delivery. The
-	// worker is told to drop the job.
+	// EndExpired: no heartbeat within LeaseTTL; a lost delivery
+	// (MaxLostDeliveries). The worker is told to drop the job; if it was
+	// cut off and reconnects, its token may still be adopted (see Adopt).
 	EndExpired
 	// EndDisconnected: the worker's stream ended while it held the lease;
-	// a failed delivery. Its token may still be adopted (see Adopt).
+	// a lost delivery (MaxLostDeliveries). Its token may still be adopted
+	// (see Adopt).
 	EndDisconnected
-	// EndReleased: the worker handed the lease back (draining); not a
-	// failed delivery.
+	// EndReleased: the worker handed the lease back (draining); neither
+	// a failed nor a lost delivery.
 	EndReleased
 	// EndRevoked: the sweep was cancelled, another lease of the job
 	// delivered its result first, or a reconnected stream adopted the
 	// lease. The worker is told to drop the job.
 	EndRevoked
 	// EndDeliveryLimit: the job reached MaxDeliveries failed deliveries
-	// and is marked failed with its last error (LeaseEnd.Msg). Reported
-	// once per failure, right after the lease end that caused it.
+	// or MaxLostDeliveries lost ones and is marked failed with its last
+	// error (LeaseEnd.Msg). Reported once per failure, right after the
+	// lease end that caused it.
 	EndDeliveryLimit
 )
 
@@ -49,13 +55,14 @@ type LeaseEnd struct {
 	Job     int
 	Worker  string // the ID of the worker that held the lease
 	Token   uint64 // the lease's token
-	// Msg says why a failed delivery ended, why a lease was revoked, or,
-	// for EndDeliveryLimit, the job's last error (what is stored).
+	// Msg says why a failed or lost delivery ended, why a lease was
+	// revoked, or, for EndDeliveryLimit, the job's failure (what is
+	// stored).
 	Msg string
 }
 
-// emit reports an event to Options.OnLeaseEnd. Call with s.mu held.
-func (s *Scheduler) emit(r EndReason, l *lease, msg string) {
+// emitLocked reports an event to Options.OnLeaseEnd. Call with s.mu held.
+func (s *Scheduler) emitLocked(r EndReason, l *lease, msg string) {
 	if s.opts.OnLeaseEnd != nil {
 		s.opts.OnLeaseEnd(LeaseEnd{Reason: r, SweepID: l.sw.ID, Job: int(l.job), Worker: l.w.ID, Token: l.token, Msg: msg})
 	}
@@ -80,19 +87,20 @@ func (s *Scheduler) Held(w *Worker) []uint64 {
 // capability the job's missing pipelines need, and token proves the
 // claim: it is either a current lease of that job (the worker reconnected
 // before its old stream was noticed dead; that lease is revoked and
-// replaced), or the token of a lease of that job that ended when its
-// worker's stream disconnected, with no result committed and no failure
-// for good since (each such token is adopted at most once). Any other
-// token (made up, of an expired, released or revoked lease, of another
-// job, or issued by an earlier coordinator process: tokens are random per
-// process) is refused with ok false, and the worker should drop the job.
-// The scheduler alone cannot recognise a lease of an earlier coordinator
-// process; the coordinator does so with a signed proof and then calls
-// AdoptVouched.
+// replaced), or the token of a lease of that job that was lost with its
+// worker (its stream broke, or it expired without a heartbeat while the
+// worker was cut off), with no result committed and no failure for good
+// since; each such token is adopted at most once. Any other token (made
+// up, of a lease that was released, revoked or ended by the job's error,
+// one adopted already, of another job, or issued by an earlier
+// coordinator process: tokens are random per process) is refused with
+// ok false, and the worker should drop the job. The scheduler alone
+// cannot recognise a lease of an earlier coordinator process; the
+// coordinator does so with a signed proof and then calls AdoptVouched.
 func (s *Scheduler) Adopt(w *Worker, sweepID string, job int, token uint64) (g Grant, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sw, f := s.pending(w, sweepID, job)
+	sw, f := s.pendingLocked(w, sweepID, job)
 	if f == nil || token == 0 {
 		return Grant{}, false
 	}
@@ -101,28 +109,34 @@ func (s *Scheduler) Adopt(w *Worker, sweepID string, job int, token uint64) (g G
 		if l.sw != sw || l.job != j {
 			return Grant{}, false
 		}
-		s.dropLease(l, EndRevoked, "adopted by a new stream of worker "+w.ID)
+		s.dropLeaseLocked(l, EndRevoked, "adopted by a new stream of worker "+w.ID)
 	} else if i := slices.Index(f.orphans, token); i >= 0 {
 		f.orphans = slices.Delete(f.orphans, i, i+1)
 	} else {
 		return Grant{}, false
 	}
-	return s.adopted(w, sw, j, f), true
+	return s.adoptedLocked(w, sw, j, f), true
 }
 
-// AdoptVouched gives w a fresh lease on a job it holds under a token the
-// scheduler cannot check itself, because the caller has verified the
-// lease's proof instead (the coordinator signs every lease with a key
-// its store keeps, so a restarted coordinator can recognise leases of its
-// earlier life). The job must still be pending: not done, failed, being
-// stored or of a cancelled sweep, and w must offer every capability its
-// missing pipelines need; ok is false otherwise, and the worker
-// should drop the job. Other leases of the job stay (first valid result
-// wins).
-func (s *Scheduler) AdoptVouched(w *Worker, sweepID string, job int) (g Grant, ok bool) {
+// AdoptVouched gives w a fresh lease on a job it holds under token, a
+// lease of an earlier coordinator process that the scheduler cannot
+// check itself, because the caller has verified the lease's proof
+// instead (the coordinator signs every lease with a key its store keeps,
+// so a restarted coordinator can recognise leases of its earlier life).
+// Each token is adopted at most once in this process's life: it is
+// remembered until until (when its proof expires; Tick forgets it then).
+// The job must still be pending: not done, failed, being stored or of a
+// cancelled sweep, and w must offer every capability its missing
+// pipelines need; ok is false otherwise, or for a token adopted before,
+// and the worker should drop the job. Other leases of the job stay
+// (first valid result wins).
+func (s *Scheduler) AdoptVouched(w *Worker, sweepID string, job int, token uint64, until time.Time) (g Grant, ok bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	sw, f := s.pending(w, sweepID, job)
+	if _, seen := s.vouched[token]; seen || token == 0 {
+		return Grant{}, false
+	}
+	sw, f := s.pendingLocked(w, sweepID, job)
 	if sw == nil {
 		return Grant{}, false
 	}
@@ -130,15 +144,27 @@ func (s *Scheduler) AdoptVouched(w *Worker, sweepID string, job int) (g Grant, o
 		f = &flight{}
 		sw.flights[int32(job)] = f
 	}
-	return s.adopted(w, sw, int32(job), f), true
+	s.vouched[token] = until
+	return s.adoptedLocked(w, sw, int32(job), f), true
 }
 
-// pending returns the sweep of a job that w may adopt (w connected, the
+// forgetVouchedLocked forgets the earlier-life tokens adopted whose
+// proofs have expired by now (Tick): no proof can vouch for them again.
+// Call with s.mu held.
+func (s *Scheduler) forgetVouchedLocked(now time.Time) {
+	for t, until := range s.vouched {
+		if now.After(until) {
+			delete(s.vouched, t)
+		}
+	}
+}
+
+// pendingLocked returns the sweep of a job that w may adopt (w connected, the
 // sweep loaded and not cancelled, the job in range, neither done, failed
 // nor being stored, and w offers what its missing pipelines need) and its
 // flight, nil when the job has not been dispatched; sw is nil when the
 // job may not be adopted. Call with s.mu held.
-func (s *Scheduler) pending(w *Worker, sweepID string, job int) (*Sweep, *flight) {
+func (s *Scheduler) pendingLocked(w *Worker, sweepID string, job int) (*Sweep, *flight) {
 	sw := s.byID[sweepID]
 	if w.gone || sw == nil || sw.cancelled || job < 0 || job >= sw.n || sw.done.has(job) || sw.failed.has(job) ||
 		!w.covers(sw.jobNeeds(int32(job))) {
@@ -151,17 +177,18 @@ func (s *Scheduler) pending(w *Worker, sweepID string, job int) (*Sweep, *flight
 	return sw, f
 }
 
-// adopted grants w the adopted job j. Call with s.mu held.
-func (s *Scheduler) adopted(w *Worker, sw *Sweep, j int32, f *flight) Grant {
+// adoptedLocked grants w the adopted job j. Call with s.mu held.
+func (s *Scheduler) adoptedLocked(w *Worker, sw *Sweep, j int32, f *flight) Grant {
 	f.queued = false // a stale queue entry is skipped by nextJob
-	return s.grant(w, sw, j)
+	return s.grantLocked(w, sw, j)
 }
 
-// orphan remembers the token of a lease of f that ended with its
-// worker's stream, so that the reconnecting worker may adopt the job;
-// only the last MaxDeliveries such tokens are kept.
-func (s *Scheduler) orphan(f *flight, token uint64) {
-	if len(f.orphans) >= s.opts.MaxDeliveries {
+// orphanLocked remembers the token of a lease of f that was lost with
+// its worker (stream broken, lease expired), so that the reconnecting
+// worker may adopt the job; only the last MaxLostDeliveries such tokens
+// are kept.
+func (s *Scheduler) orphanLocked(f *flight, token uint64) {
+	if len(f.orphans) >= s.opts.MaxLostDeliveries {
 		f.orphans = slices.Delete(f.orphans, 0, 1)
 	}
 	f.orphans = append(f.orphans, token)

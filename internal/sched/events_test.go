@@ -60,7 +60,7 @@ func TestExpiryIsReportedOnce(t *testing.T) {
 // disconnected, a drained worker's as released (not a failed delivery),
 // an accepted result's as completed and the loser of a race as revoked.
 func TestDisconnectAndReleaseAreReported(t *testing.T) {
-	fx := newFixture(t, 4, 1, 1) // one failed delivery fails a job
+	fx := newFixtureWith(t, 4, 1, Options{MaxDeliveries: 1, MaxLostDeliveries: 1}) // one failed or lost delivery fails a job
 	a, b := fx.s.Connect("a", 2), fx.s.Connect("b", 2)
 	ga, gb := fx.lease(a), fx.lease(b)
 	if got := fx.s.Held(b); !slices.Equal(got, grantTokens(gb)) {
@@ -100,8 +100,11 @@ func TestDeliveryLimitIsReportedOnce(t *testing.T) {
 	fx.clock.Advance(ttl + time.Millisecond)
 	fx.s.Tick()
 	fx.s.Tick()
+	fx.s.Heartbeat(a, nil)
+	g = fx.lease(a)[0]
+	fx.s.Fail(a, g.Token, "sweep-a", 0, "fit: singular again")
 	fx.s.Disconnect(a)
-	want := []EndReason{EndFailed, EndExpired, EndDeliveryLimit}
+	want := []EndReason{EndFailed, EndExpired, EndFailed, EndDeliveryLimit}
 	var got []EndReason
 	for _, e := range fx.ends {
 		got = append(got, e.Reason)
@@ -109,10 +112,10 @@ func TestDeliveryLimitIsReportedOnce(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("events %v, want %v", got, want)
 	}
-	if lim := fx.ends[2]; lim.Job != 0 || lim.Msg != "lease expired" || lim.Token != g.Token {
+	if lim := fx.ends[3]; lim.Job != 0 || lim.Msg != "fit: singular again" || lim.Token != g.Token {
 		t.Fatalf("delivery limit %+v, want job 0, the last error, the last lease", lim)
 	}
-	if st := fx.status(); st.Failed != 1 || st.LastError != "lease expired" {
+	if st := fx.status(); st.Failed != 1 || st.LastError != "fit: singular again" {
 		t.Fatalf("status %+v", st)
 	}
 }

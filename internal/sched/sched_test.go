@@ -37,16 +37,24 @@ type fixture struct {
 	ends   []LeaseEnd // every OnLeaseEnd event, in order
 }
 
-// newFixture loads one sweep of scenarios × reps jobs with 2 pipelines.
+// newFixture loads one sweep of scenarios × reps jobs with 2 pipelines
+// into a scheduler of the given MaxDeliveries (other options default).
 func newFixture(t *testing.T, scenarios, reps, maxDeliveries int) *fixture {
+	return newFixtureWith(t, scenarios, reps, Options{MaxDeliveries: maxDeliveries})
+}
+
+// newFixtureWith is newFixture with opts (the clock, lease time and
+// OnLeaseEnd are the fixture's).
+func newFixtureWith(t *testing.T, scenarios, reps int, opts Options) *fixture {
 	fx := &fixture{t: t, clock: &manualClock{now: time.Unix(1e9, 0)}}
-	fx.s = New(Options{Clock: fx.clock, LeaseTTL: ttl, MaxDeliveries: maxDeliveries,
-		OnLeaseEnd: func(e LeaseEnd) {
-			fx.ends = append(fx.ends, e)
-			if e.Reason == EndDeliveryLimit {
-				fx.failed = append(fx.failed, failure{e.Job, e.Msg})
-			}
-		}})
+	opts.Clock, opts.LeaseTTL = fx.clock, ttl
+	opts.OnLeaseEnd = func(e LeaseEnd) {
+		fx.ends = append(fx.ends, e)
+		if e.Reason == EndDeliveryLimit {
+			fx.failed = append(fx.failed, failure{e.Job, e.Msg})
+		}
+	}
+	fx.s = New(opts)
 	fx.sw, _ = fx.s.Add(NewSweep("sweep-a", "a", scenarios, reps, 2))
 	return fx
 }
@@ -151,8 +159,10 @@ func TestHeartbeatExtendsOnlyCurrentLeases(t *testing.T) {
 	g := fx.lease(a)
 	for range 5 { // 5 × 0.8 TTL: far past one TTL, kept alive by heartbeats
 		fx.clock.Advance(ttl * 8 / 10)
-		if stale := fx.s.Heartbeat(a, []uint64{g[0].Token}); len(stale) != 0 {
-			t.Fatalf("heartbeat called current token stale: %v", stale)
+		renewed, stale := fx.s.Heartbeat(a, []uint64{g[0].Token})
+		want := Renewal{Token: g[0].Token, SweepID: "sweep-a", Job: g[0].Job, Deadline: fx.clock.Now().Add(ttl)}
+		if len(stale) != 0 || len(renewed) != 1 || renewed[0] != want {
+			t.Fatalf("heartbeat of a current lease: renewed %+v, stale %v; want %+v renewed", renewed, stale, want)
 		}
 		fx.s.Tick()
 	}
@@ -163,8 +173,8 @@ func TestHeartbeatExtendsOnlyCurrentLeases(t *testing.T) {
 	}
 	// a's heartbeat for the expired token, and for b's token, is stale and
 	// must not extend b's lease.
-	if stale := fx.s.Heartbeat(a, []uint64{g[1].Token, gb[0].Token}); len(stale) != 2 {
-		t.Fatalf("stale %v, want both tokens", stale)
+	if renewed, stale := fx.s.Heartbeat(a, []uint64{g[1].Token, gb[0].Token}); len(stale) != 2 || len(renewed) != 0 {
+		t.Fatalf("stale %v, renewed %v; want both tokens stale", stale, renewed)
 	}
 	fx.clock.Advance(ttl + time.Millisecond)
 	fx.s.Tick()
@@ -176,9 +186,11 @@ func TestHeartbeatExtendsOnlyCurrentLeases(t *testing.T) {
 }
 
 // TestDeliveryLimitFailsJobWithLastError: a job whose deliveries keep
-// ending without a result fails with its last error; the sweep completes.
+// ending in errors fails with its last error at the delivery limit (a
+// lost delivery in between counts against the other limit); the sweep
+// completes.
 func TestDeliveryLimitFailsJobWithLastError(t *testing.T) {
-	fx := newFixture(t, 2, 1, 3)
+	fx := newFixture(t, 2, 1, 2)
 	a := fx.s.Connect("a", 1)
 	for _, g := range fx.lease(a) { // job 0 succeeds
 		fx.complete(a, g)
@@ -191,7 +203,7 @@ func TestDeliveryLimitFailsJobWithLastError(t *testing.T) {
 	fx.clock.Advance(ttl + 1)
 	fx.s.Tick()
 	if st := fx.status(); st.Failed != 0 || st.Closed {
-		t.Fatalf("after 2 failed deliveries: %+v", st)
+		t.Fatalf("after a failed and a lost delivery: %+v", st)
 	}
 	fx.s.Heartbeat(a, nil) // a speaks again after its lease expired
 	g = fx.lease(a)[0]

@@ -388,7 +388,7 @@ func (sim *simulation) nextBeat(p time.Duration) time.Duration {
 // beatIn is the coordinator handling a heartbeat.
 func (sim *simulation) beatIn(i int32, tokens []uint64) {
 	var stale []uint64
-	timed(&sim.m.beatCPU, func() { stale = sim.s.Heartbeat(sim.ws[i].w, tokens) })
+	timed(&sim.m.beatCPU, func() { _, stale = sim.s.Heartbeat(sim.ws[i].w, tokens) })
 	sec := int(sim.now() / time.Second)
 	if sec == sim.m.beatSec {
 		sim.m.beatsInSec++

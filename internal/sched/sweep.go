@@ -29,8 +29,8 @@ type Sweep struct {
 	cancelled bool
 	need      sweepNeeds // capabilities the pipelines require (see caps.go)
 
-	// lastErr is the last error of any job (a failed delivery or store
-	// write), forgotten when that job's result is committed; lastFail is
+	// lastErr is the last error of any job (a failed or lost delivery, a
+	// store write), forgotten when that job's result is committed; lastFail is
 	// the error of the job last failed for good. See lastError.
 	lastErr     string
 	lastErrJob  int32 // −1: none
@@ -53,12 +53,13 @@ type Sweep struct {
 // result nor failed for good.
 type flight struct {
 	leases     []*lease
-	fails      int    // deliveries that ended without a result
-	lastErr    string // why the last one ended
+	fails      int    // deliveries that ended in a job error (MaxDeliveries)
+	lost       int    // deliveries lost with their worker (MaxLostDeliveries)
+	lastErr    string // why the last delivery without a result ended
 	queued     bool   // waiting in Sweep.queue
 	committing bool   // a result was accepted and is being stored
 	// orphans are the tokens of leases that ended with their worker's
-	// stream (at most MaxDeliveries): the reconnecting worker may adopt
+	// stream (at most MaxLostDeliveries): the reconnecting worker may adopt
 	// the job under one of them (see Scheduler.Adopt).
 	orphans []uint64
 }
@@ -101,6 +102,7 @@ func (sw *Sweep) MarkFailed(job int, msg string) {
 }
 
 // markFailed records that job failed for good with msg.
+// Call with s.mu held.
 func (sw *Sweep) markFailed(job int32, msg string) {
 	sw.failed.set(int(job))
 	sw.nFailed++
@@ -110,6 +112,7 @@ func (sw *Sweep) markFailed(job int32, msg string) {
 
 // unmarkFailed forgets the failure of job (it has a result after all);
 // if it was the last failure, the one of the highest failed job stands in.
+// Call with s.mu held.
 func (sw *Sweep) unmarkFailed(job int32) {
 	sw.failed.clear(int(job))
 	sw.nFailed--
@@ -125,13 +128,31 @@ func (sw *Sweep) unmarkFailed(job int32) {
 	}
 }
 
+// complete reports whether every job is done or failed for good. Call
+// with s.mu held.
 func (sw *Sweep) complete() bool { return sw.nDone+sw.nFailed == sw.n }
 
+// retryFailed forgets every failure for good, so that dispatch (rewound
+// to the first job) finds those jobs again, and returns how many there
+// were. Call with s.mu held.
+func (sw *Sweep) retryFailed() int {
+	n := sw.nFailed
+	if n == 0 {
+		return 0
+	}
+	clear(sw.failed)
+	sw.nFailed, sw.failMsg = 0, map[int32]string{}
+	sw.lastFail, sw.lastFailJob = "", -1
+	sw.rewind()
+	return n
+}
+
 // pipesFor returns the pipelines job still needs; nil means all of them.
+// Call with s.mu held.
 func (sw *Sweep) pipesFor(job int32) []int { return sw.partial[job] }
 
 // nextJob returns a job to dispatch (queued again first, then the
-// cursor), or −1.
+// cursor), or −1. Call with s.mu held.
 func (sw *Sweep) nextJob() int32 {
 	if j := sw.popQueue(&sw.queue); j >= 0 {
 		return j
@@ -152,7 +173,7 @@ func (sw *Sweep) nextJob() int32 {
 }
 
 // popQueue takes the first job of q that is still queued (entries of
-// jobs adopted meanwhile are dropped), or returns −1.
+// jobs adopted meanwhile are dropped), or returns −1. Call with s.mu held.
 func (sw *Sweep) popQueue(q *[]int32) int32 {
 	for len(*q) > 0 {
 		j := (*q)[0]
@@ -167,6 +188,7 @@ func (sw *Sweep) popQueue(q *[]int32) int32 {
 }
 
 // rewind restarts dispatch from the first job (Cancel, Resume).
+// Call with s.mu held.
 func (sw *Sweep) rewind() {
 	sw.cursor = 0
 	for _, c := range sw.need.classes {
@@ -174,7 +196,7 @@ func (sw *Sweep) rewind() {
 	}
 }
 
-// dropQueues forgets every job queued again (Cancel).
+// dropQueues forgets every job queued again (Cancel). Call with s.mu held.
 func (sw *Sweep) dropQueues() {
 	sw.queue = nil
 	for _, c := range sw.need.classes {
@@ -184,7 +206,7 @@ func (sw *Sweep) dropQueues() {
 
 // pruneAge drops ended leases from byAge once they are more than the
 // live ones and minPrune (amortised constant time per lease), so that
-// speculation never walks many ended leases.
+// speculation never walks many ended leases. Call with s.mu held.
 func (sw *Sweep) pruneAge() {
 	if len(sw.byAge) < 2*sw.live+minPrune {
 		return
@@ -193,7 +215,7 @@ func (sw *Sweep) pruneAge() {
 }
 
 // exhausted reports whether every job has been dispatched at least once
-// and nothing waits to be dispatched again.
+// and nothing waits to be dispatched again. Call with s.mu held.
 func (sw *Sweep) exhausted() bool { return sw.cursor >= sw.n && len(sw.queue) == 0 }
 
 // Status is a snapshot of a sweep's progress.
@@ -215,6 +237,7 @@ type Status struct {
 	LastError string
 }
 
+// status returns the sweep's progress (see Status). Call with s.mu held.
 func (sw *Sweep) status(offers map[string]int) Status {
 	running := 0
 	for _, f := range sw.flights {
@@ -227,7 +250,7 @@ func (sw *Sweep) status(offers map[string]int) Status {
 		Waiting: sw.waiting(offers)}
 }
 
-// lastError is Status.LastError.
+// lastError is Status.LastError. Call with s.mu held.
 func (sw *Sweep) lastError() string {
 	switch {
 	case sw.complete() && sw.nFailed == 0:

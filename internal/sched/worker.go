@@ -5,7 +5,8 @@ import (
 	"time"
 )
 
-// Worker is one connected worker stream.
+// Worker is one connected worker stream. ID, capacity, caps and notify
+// are fixed at Connect; every other field is guarded by Scheduler.mu.
 type Worker struct {
 	ID       string
 	capacity int
@@ -19,10 +20,17 @@ type Worker struct {
 	// message. A silent worker gets no new leases, so jobs are not handed
 	// one after another into a stream nobody reads.
 	silent bool
+	// grantCredit says how many more leases it may be granted now
+	// (credit.go).
+	grantCredit
 }
 
-// heard clears silent: the worker spoke. Call with s.mu held.
-func (w *Worker) heard() {
+// Capacity returns how many leases the worker may hold at once: what it
+// asked for at Connect, at least 1 and at most Options.MaxCapacity.
+func (w *Worker) Capacity() int { return w.capacity }
+
+// heardLocked clears silent: the worker spoke. Call with s.mu held.
+func (w *Worker) heardLocked() {
 	if w.silent {
 		w.silent = false
 		w.wake()
@@ -33,6 +41,8 @@ func (w *Worker) heard() {
 // leases or has revoked tokens to hear about (see TakeCancels).
 func (w *Worker) Notify() <-chan struct{} { return w.notify }
 
+// wake tells the worker's stream that it may have leases or revocations
+// to take; it never blocks and needs no lock (a one-slot channel).
 func (w *Worker) wake() {
 	select {
 	case w.notify <- struct{}{}:
@@ -40,7 +50,9 @@ func (w *Worker) wake() {
 	}
 }
 
-func (w *Worker) cancel(token uint64) {
+// cancelLocked queues token to be told to the worker as revoked
+// (nothing once its stream is gone).
+func (w *Worker) cancelLocked(token uint64) {
 	if !w.gone {
 		w.cancels = append(w.cancels, token)
 		w.wake()
@@ -48,16 +60,18 @@ func (w *Worker) cancel(token uint64) {
 }
 
 // Connect registers a worker stream that wants to hold up to capacity
-// leases at once and offers caps (capability strings, opaque to the
-// scheduler; duplicates and empty strings are ignored): it is leased only
-// jobs whose missing pipelines need nothing else (see Sweep.Require).
-// Only the new worker is woken: its arrival makes no job runnable for
-// another worker.
+// leases at once (at least 1, at most Options.MaxCapacity) and offers
+// caps (capability strings, opaque to the scheduler; duplicates and
+// empty strings are ignored): it is leased only jobs whose missing
+// pipelines need nothing else (see Sweep.Require). It starts with the
+// credit of Options.GrantBurst leases. Only the new worker is woken: its
+// arrival makes no job runnable for another worker.
 func (s *Scheduler) Connect(id string, capacity int, caps ...string) *Worker {
-	w := &Worker{ID: id, capacity: max(capacity, 1), caps: capSet(caps), leases: map[uint64]*lease{},
-		notify: make(chan struct{}, 1)}
+	w := &Worker{ID: id, capacity: min(max(capacity, 1), s.opts.MaxCapacity), caps: capSet(caps),
+		leases: map[uint64]*lease{}, notify: make(chan struct{}, 1)}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	w.credit, w.creditAt = float64(s.opts.GrantBurst), s.opts.Clock.Now()
 	s.workers[w] = struct{}{}
 	for c := range w.caps {
 		s.offers[c]++
@@ -66,9 +80,10 @@ func (s *Scheduler) Connect(id string, capacity int, caps ...string) *Worker {
 	return w
 }
 
-// Disconnect ends a worker stream: its leases end at once as failed
+// Disconnect ends a worker stream: its leases end at once as lost
 // deliveries (EndDisconnected) and their jobs are queued again (or fail
-// at the limit); the worker may adopt them from a new stream (Adopt).
+// at MaxLostDeliveries); the worker may adopt them from a new stream
+// (Adopt).
 // Its capabilities are no longer offered (Offers, Status.Waiting).
 func (s *Scheduler) Disconnect(w *Worker) {
 	s.mu.Lock()
@@ -83,7 +98,7 @@ func (s *Scheduler) Disconnect(w *Worker) {
 	}
 	w.gone = true
 	for _, l := range w.leases {
-		s.endLease(l, EndDisconnected, "worker "+w.ID+" disconnected")
+		s.endLeaseLocked(l, EndDisconnected, "worker "+w.ID+" disconnected")
 	}
 }
 
@@ -96,14 +111,15 @@ func (s *Scheduler) TakeCancels(w *Worker) []uint64 {
 	return c
 }
 
-// Lease grants w new leases up to its capacity: jobs queued again first,
-// then undispatched jobs, sweep by sweep in load order; when no sweep has
-// either, a second, speculative lease on a job another worker holds
-// (first valid result wins; see speculate). A worker whose lease expired
-// gets nothing until it is heard from again (Heartbeat, Complete, Fail
-// or Release). Only jobs whose missing pipelines need no capability w
-// lacks are granted; a worker lacking some of a sweep's needs takes only
-// its partly stored jobs that it can run, leaving the rest to capable
+// Lease grants w new leases up to its capacity and its grant credit
+// (see Options.GrantBurst): jobs queued again first, then undispatched
+// jobs, sweep by sweep in load order; when no sweep has either, a
+// second, speculative lease on a job another worker holds (first valid
+// result wins; see speculateLocked). A worker whose lease expired gets
+// nothing until it is heard from again (Heartbeat, Complete, Fail or
+// Release). Only jobs whose missing pipelines need no capability w lacks
+// are granted; a worker lacking some of a sweep's needs takes only its
+// partly stored jobs that it can run, leaving the rest to capable
 // workers.
 func (s *Scheduler) Lease(w *Worker) []Grant {
 	s.mu.Lock()
@@ -111,10 +127,12 @@ func (s *Scheduler) Lease(w *Worker) []Grant {
 	if w.gone || w.silent {
 		return nil
 	}
+	now := s.opts.Clock.Now()
+	s.refillLocked(w, now)
 	var out []Grant
 	for _, sw := range s.sweeps {
 		capable := w.covers(sw.need.all)
-		for len(w.leases) < w.capacity && !sw.cancelled {
+		for w.roomLocked() && !sw.cancelled {
 			var j int32
 			if capable {
 				j = sw.nextJob()
@@ -124,24 +142,24 @@ func (s *Scheduler) Lease(w *Worker) []Grant {
 			if j < 0 {
 				break
 			}
-			out = append(out, s.grant(w, sw, j))
+			out = append(out, s.spendLocked(w, sw, j))
 		}
 	}
-	now := s.opts.Clock.Now()
 	for _, sw := range s.sweeps {
-		if len(w.leases) < w.capacity {
-			out = s.speculate(w, sw, now, out)
+		if w.roomLocked() {
+			out = s.speculateLocked(w, sw, now, out)
 		}
 	}
+	w.starved = len(w.leases) < w.capacity && !w.roomLocked()
 	return out
 }
 
-// speculate adds speculative leases on the stragglers of sw if it is
+// speculateLocked adds speculative leases on the stragglers of sw if it is
 // exhausted: jobs held by exactly one other worker for at least twice
 // the sweep's mean job time (so there must be a finished job to compare
 // with) that w can run, longest-running first.
-func (s *Scheduler) speculate(w *Worker, sw *Sweep, now time.Time, out []Grant) []Grant {
-	slow, ok := s.slowAfter(sw)
+func (s *Scheduler) speculateLocked(w *Worker, sw *Sweep, now time.Time, out []Grant) []Grant {
+	slow, ok := s.slowAfterLocked(sw)
 	if !ok {
 		return out
 	}
@@ -150,34 +168,44 @@ func (s *Scheduler) speculate(w *Worker, sw *Sweep, now time.Time, out []Grant) 
 		sw.byAge = sw.byAge[1:]
 	}
 	capable := w.covers(sw.need.all)
-	// grant appends to sw.byAge: the walk sees the leases of before.
+	// grantLocked appends to sw.byAge: the walk sees the leases of before.
 	for _, l := range sw.byAge {
-		if len(w.leases) >= w.capacity || now.Sub(l.granted) < slow {
+		if !w.roomLocked() || now.Sub(l.granted) < slow {
 			break // full, or the rest are younger
 		}
 		if f := sw.flights[l.job]; !l.ended && l.w != w && f != nil && len(f.leases) == 1 && !f.committing &&
 			(capable || w.covers(sw.jobNeeds(l.job))) {
-			out = append(out, s.grant(w, sw, l.job))
+			out = append(out, s.spendLocked(w, sw, l.job))
 		}
 	}
 	return out
 }
 
-// Heartbeat extends the leases of w named by tokens and returns the
-// tokens that are not current leases of w (the worker should drop them).
-func (s *Scheduler) Heartbeat(w *Worker, tokens []uint64) (stale []uint64) {
+// Renewal is a lease that a heartbeat extended.
+type Renewal struct {
+	Token    uint64
+	SweepID  string
+	Job      int
+	Deadline time.Time // now + LeaseTTL
+}
+
+// Heartbeat extends the leases of w named by tokens to now + LeaseTTL
+// and returns them (renewed, in the order named) and the tokens that are
+// not current leases of w (stale: the worker should drop them).
+func (s *Scheduler) Heartbeat(w *Worker, tokens []uint64) (renewed []Renewal, stale []uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w.heard()
+	w.heardLocked()
 	deadline := s.opts.Clock.Now().Add(s.opts.LeaseTTL)
 	for _, t := range tokens {
 		if l := s.leases[t]; l != nil && l.w == w {
 			l.deadline = deadline
+			renewed = append(renewed, Renewal{Token: t, SweepID: l.sw.ID, Job: int(l.job), Deadline: deadline})
 		} else {
 			stale = append(stale, t)
 		}
 	}
-	return stale
+	return renewed, stale
 }
 
 // Complete reports a result for the lease token of w on (sweepID, job).
@@ -188,26 +216,27 @@ func (s *Scheduler) Heartbeat(w *Worker, tokens []uint64) (stale []uint64) {
 func (s *Scheduler) Complete(w *Worker, token uint64, sweepID string, job int, check func(pipes []int) error) (Outcome, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w.heard()
-	l, o := s.current(w, token, sweepID, job)
+	w.heardLocked()
+	l, o := s.currentLocked(w, token, sweepID, job)
 	if l == nil {
 		return o, nil
 	}
 	if check != nil {
 		if err := check(l.pipes); err != nil {
-			s.endLease(l, EndFailed, "invalid result: "+err.Error())
+			s.endLeaseLocked(l, EndFailed, "invalid result: "+err.Error())
 			return Invalid, err
 		}
 	}
+	s.earnLocked(w)
 	f := l.sw.flights[l.job]
 	f.committing = true
 	l.sw.durSum += s.opts.Clock.Now().Sub(l.granted)
 	l.sw.durN++
 	for _, other := range slices.Clone(f.leases) {
 		if other == l {
-			s.dropLease(l, EndCompleted, "")
+			s.dropLeaseLocked(l, EndCompleted, "")
 		} else {
-			s.dropLease(other, EndRevoked, "another lease of the job delivered its result")
+			s.dropLeaseLocked(other, EndRevoked, "another lease of the job delivered its result")
 		}
 	}
 	return Accepted, nil
@@ -218,18 +247,18 @@ func (s *Scheduler) Complete(w *Worker, token uint64, sweepID string, job int, c
 func (s *Scheduler) Fail(w *Worker, token uint64, sweepID string, job int, msg string) Outcome {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w.heard()
-	l, o := s.current(w, token, sweepID, job)
+	w.heardLocked()
+	l, o := s.currentLocked(w, token, sweepID, job)
 	if l == nil {
 		return o
 	}
-	s.endLease(l, EndFailed, msg)
+	s.endLeaseLocked(l, EndFailed, msg)
 	return Accepted
 }
 
-// current returns the lease if token is a current lease of w on the job,
-// else nil and why not.
-func (s *Scheduler) current(w *Worker, token uint64, sweepID string, job int) (*lease, Outcome) {
+// currentLocked returns the lease if token is a current lease of w on
+// the job, else nil and why not.
+func (s *Scheduler) currentLocked(w *Worker, token uint64, sweepID string, job int) (*lease, Outcome) {
 	if l := s.leases[token]; l != nil && l.w == w && l.sw.ID == sweepID && int(l.job) == job {
 		return l, Accepted
 	}
@@ -243,15 +272,15 @@ func (s *Scheduler) current(w *Worker, token uint64, sweepID string, job int) (*
 	return nil, Stale
 }
 
-// Release hands leases back without counting failed deliveries (a
-// draining worker); their jobs are queued again.
+// Release hands leases back without counting failed or lost deliveries
+// (a draining worker); their jobs are queued again.
 func (s *Scheduler) Release(w *Worker, tokens []uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w.heard()
+	w.heardLocked()
 	for _, t := range tokens {
 		if l := s.leases[t]; l != nil && l.w == w {
-			s.endLease(l, EndReleased, "released")
+			s.endLeaseLocked(l, EndReleased, "released")
 		}
 	}
 }
@@ -292,7 +321,7 @@ func (s *Scheduler) CommitFailed(sweepID string, job int, err error) {
 	if f := sw.flights[int32(job)]; f != nil && f.committing {
 		f.committing = false
 		if len(f.leases) == 0 {
-			s.requeue(sw, int32(job), f)
+			s.requeueLocked(sw, int32(job), f)
 		}
 	}
 }

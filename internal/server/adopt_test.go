@@ -135,7 +135,7 @@ func TestHeldJobsNeedTheirLeaseToken(t *testing.T) {
 	}
 }
 
-// TestHelloHeldIsBounded: past the first maxCapacity (4096) entries of
+// TestHelloHeldIsBounded: past the first maxHeld (4096) entries of
 // Hello.held, even a genuine claim is refused (the worker drops the job,
 // which runs again).
 func TestHelloHeldIsBounded(t *testing.T) {

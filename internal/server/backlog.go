@@ -14,6 +14,11 @@ const DefaultMaxBacklog = 10240
 // up, so that a coordinator fed faster than it can write (no-op jobs, a
 // slow volume) keeps bounded memory instead of queueing without end.
 type backlog struct {
+	// mu guards n. Lock order: sched's Scheduler.mu → mu, since the
+	// scheduler's OnLeaseEnd (leaseEnded → onFailed) calls add under the
+	// scheduler's lock. So mu is never held while calling into the
+	// scheduler: add, done and wait call nothing else with it held (wait
+	// releases it in cond.Wait), and callers take it only through them.
 	mu    sync.Mutex
 	cond  *sync.Cond
 	n     int

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -30,11 +31,20 @@ type Options struct {
 	Logger        hclog.Logger  // default: discard
 	LeaseTTL      time.Duration // default 30 s
 	MaxDeliveries int           // default 3
+	// MaxLostDeliveries: see sched.Options; default
+	// sched.DefaultMaxLostDeliveries.
+	MaxLostDeliveries int
 	// SpeculateAfter: see sched.Options; default 0.
 	SpeculateAfter time.Duration
 	Clock          sched.Clock // default wall clock
 	Store          store.Options
 	Writer         store.WriterOptions
+	// RestartGrace is how long past its lease's deadline a lease's proof
+	// still lets a worker keep the job after a restart of the coordinator
+	// (a proof vouches only for a lease of an earlier life, once); it
+	// should cover the time a restart takes, store loading included.
+	// Default DefaultRestartGrace.
+	RestartGrace time.Duration
 	// GRPCOptions are added to the gRPC server (e.g. grpc.Creds for TLS).
 	GRPCOptions []grpc.ServerOption
 	// Unary and Stream interceptors run after the error mapping (so their
@@ -143,13 +153,13 @@ func Open(ctx context.Context, dir string, opts Options) (*Coordinator, error) {
 		st.Close()
 		return nil, err
 	}
-	c.signer = newSigner(key)
+	c.signer = newSigner(key, cmp.Or(opts.RestartGrace, DefaultRestartGrace))
 	if err := c.bindFPClass(ctx, dir); err != nil {
 		st.Close()
 		return nil, err
 	}
 	c.sched = sched.New(sched.Options{Clock: opts.Clock, LeaseTTL: opts.LeaseTTL, MaxDeliveries: opts.MaxDeliveries,
-		SpeculateAfter: opts.SpeculateAfter, OnLeaseEnd: c.leaseEnded})
+		MaxLostDeliveries: opts.MaxLostDeliveries, SpeculateAfter: opts.SpeculateAfter, OnLeaseEnd: c.leaseEnded})
 	c.writer = st.NewWriter(opts.Writer, c.committed)
 	recs, err := storeconv.Sweeps(st)
 	if err != nil {
@@ -238,8 +248,9 @@ func (c *Coordinator) load(rec storeconv.Record) (*sched.Sweep, error) {
 }
 
 // Submit registers a sweep, or resumes it if it was submitted before
-// (retrying failed jobs and undoing a cancel). Results already stored for
-// any job of the sweep, from whatever sweep, are reused.
+// (retrying its failed jobs, see Retry, and undoing a cancel). Results
+// already stored for any job of the sweep, from whatever sweep, are
+// reused.
 //
 // The sweep is validated first (grid.Sweep.Check), whoever built it;
 // errors wrap grid.ErrInvalid.
@@ -269,14 +280,14 @@ func (c *Coordinator) Submit(ctx context.Context, spec *grid.Sweep) (sched.Statu
 				return sched.Status{}, err
 			}
 		}
-		retry := st.Failed > 0 && st.Closed
-		if retry {
-			if err := c.st.ClearFailures(id); err != nil {
-				return sched.Status{}, err
-			}
-		}
+		retry := st.Failed > 0 // closed or not, cancelled or not
 		if err := c.sched.Resume(id, retry); err != nil {
 			return sched.Status{}, err
+		}
+		if retry {
+			if err := c.clearFailures(context.Background(), id); err != nil {
+				return sched.Status{}, err
+			}
 		}
 		return c.sched.Status(id)
 	}
@@ -345,7 +356,11 @@ func (c *Coordinator) onFailed(sweepID string, job int, msg string) {
 	}
 }
 
-// committed is the writer's callback after each batch.
+// committed is the writer's callback after each batch. The writer calls
+// it from its goroutine with no lock of its own held (see store.Writer),
+// and it holds none while it calls the scheduler: backlog.done takes
+// backlog.mu only after the scheduler calls, so the lock order
+// sched.mu → Writer.mu / backlog.mu (see sched.Scheduler) is kept.
 func (c *Coordinator) committed(recs []store.Record, err error) {
 	c.obs.Committed(len(recs), c.commit.since(), err)
 	defer c.backlog.done(len(recs))

@@ -132,7 +132,7 @@ func (ws *workStream) observe(r *pb.JobResult, o sched.Outcome, reason string) {
 	}
 }
 
-// handBack releases, without counting failed deliveries, the leases a
+// handBack releases, without counting lost deliveries, the leases a
 // worker still holds when it closes its side of the stream: a draining
 // worker does so once it has delivered its results, and any lease left
 // was granted while it drained, never run. It first waits (up to 5 s, in

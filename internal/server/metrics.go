@@ -66,7 +66,7 @@ func NewMetrics(reg prometheus.Registerer) *Metrics {
 		lost: prometheus.NewCounter(prometheus.CounterOpts{Name: "misslab_leases_lost_on_disconnect_total",
 			Help: "Leases held by a worker whose stream ended; their jobs were queued again."}),
 		released: prometheus.NewCounter(prometheus.CounterOpts{Name: "misslab_leases_released_total",
-			Help: "Leases a worker handed back unfinished (draining on SIGTERM, e.g. before a Slurm time limit); their jobs were queued again at once, with no failed delivery counted."}),
+			Help: "Leases a worker handed back unfinished (draining on SIGTERM, e.g. before a Slurm time limit); their jobs were queued again at once, with no failed or lost delivery counted."}),
 		workers: prometheus.NewGauge(prometheus.GaugeOpts{Name: "misslab_workers", Help: "Connected worker streams."}),
 		connections: prometheus.NewCounter(prometheus.CounterOpts{Name: "misslab_worker_connections_total",
 			Help: "Worker streams opened (a worker reconnecting counts again)."}),

@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"bytes"
 	"testing"
 	"time"
 
@@ -23,7 +24,7 @@ func TestRestartAdoptsOnlyProvenLeases(t *testing.T) {
 	jobs := map[int64]*pb.Job{}
 	for len(jobs) < 4 {
 		for _, j := range recvType[*pb.WorkResponse_Jobs](t, g).Jobs.GetJobs() {
-			if len(j.GetProof()) != 16 {
+			if len(j.GetProof()) != 32 {
 				t.Fatalf("job %d came with a %d-byte proof", j.GetJob(), len(j.GetProof()))
 			}
 			jobs[j.GetJob()] = j
@@ -41,7 +42,7 @@ func TestRestartAdoptsOnlyProvenLeases(t *testing.T) {
 		{SweepId: id, Job: 3, Token: jobs[3].GetToken(), Proof: altered},            // altered
 	}
 	s, rb := hello(t.Context(), t, dialRawWorker(t, c2.addr), "genuine", 4, held...)
-	if rb[0].GetNewToken() == 0 || len(rb[0].GetProof()) != 16 {
+	if rb[0].GetNewToken() == 0 || len(rb[0].GetProof()) != 32 {
 		t.Fatalf("the genuine claim was refused after the restart: %v", rb[0])
 	}
 	for i, r := range rb[1:] {
@@ -53,5 +54,47 @@ func TestRestartAdoptsOnlyProvenLeases(t *testing.T) {
 		Pipelines: []*pb.PipelineResult{{Pipeline: 0, R2: 0.5, Mse: 0.5}}})
 	if it.GetOutcome() != pb.Ack_OUTCOME_ACCEPTED {
 		t.Fatalf("the adopted job's result: %v", it)
+	}
+}
+
+// TestRenewedProofVouchesOnceAfterRestart: after a restart a lease's
+// proof vouches for it only until the restart grace past the deadline it
+// was issued with; each heartbeat answers with a fresh proof for the
+// extended deadline, which outlives the first; and a proof vouches once.
+// (Before: proofs never expired and vouched as often as presented.)
+func TestRenewedProofVouchesOnceAfterRestart(t *testing.T) {
+	dir, clock := t.TempDir(), newManualClock()
+	opts := server.Options{Clock: clock, LeaseTTL: time.Minute, RestartGrace: 5 * time.Minute, SpeculateAfter: time.Hour}
+	c := startCluster(t, dir, opts)
+	id := c.submit(testSweep(t, 6, 1, []float64{0.1}, "tree/mia")).SweepId // job 0 alone
+	s, _ := hello(t.Context(), t, dialRawWorker(t, c.addr), "w", 1)
+	j := takeLeases(t, s, 1)[0] // deadline now + 1 min: its proof expires 6 min from now
+	clock.Advance(50 * time.Second)
+	must(t, s.Send(&pb.WorkRequest{Msg: &pb.WorkRequest_Heartbeat{Heartbeat: &pb.Heartbeat{Tokens: []uint64{j.GetToken()}}}}))
+	rn := recvType[*pb.WorkResponse_Renew](t, s).Renew.GetLeases()
+	if len(rn) != 1 || rn[0].GetToken() != j.GetToken() || rn[0].GetDeadlineUnixNano() != clock.Now().Add(time.Minute).UnixNano() ||
+		len(rn[0].GetProof()) != 32 || bytes.Equal(rn[0].GetProof(), j.GetProof()) {
+		t.Fatalf("renewal %v of lease %v, want a fresh proof for the new deadline", rn, j)
+	}
+	c.close()
+	clock.Advance(5*time.Minute + 20*time.Second) // past the first proof's expiry, within the renewed one's
+
+	c2 := startCluster(t, dir, opts)
+	raw := dialRawWorker(t, c2.addr)
+	first := &pb.Held{SweepId: id, Job: 0, Token: j.GetToken(), Proof: j.GetProof()}
+	renewed := &pb.Held{SweepId: id, Job: 0, Token: j.GetToken(), Proof: rn[0].GetProof()}
+	for _, tc := range []struct {
+		name string
+		held *pb.Held
+		ok   bool
+	}{
+		{"the first proof, expired", first, false},
+		{"the renewed proof", renewed, true},
+		{"the renewed proof again", renewed, false},
+	} {
+		_, rb := hello(t.Context(), t, raw, "w", 1, tc.held)
+		if got := rb[0].GetNewToken() != 0; got != tc.ok {
+			t.Errorf("%s: adopted %v, want %v", tc.name, got, tc.ok)
+		}
 	}
 }

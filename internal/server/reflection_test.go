@@ -52,7 +52,7 @@ func TestReflectionListsAndDescribesServices(t *testing.T) {
 			methods = append(methods, s.GetName()+"/"+m.GetName())
 		}
 	}
-	want := []string{"SweepService/Submit", "SweepService/Status", "SweepService/Watch", "SweepService/Cancel",
+	want := []string{"SweepService/Submit", "SweepService/Status", "SweepService/Watch", "SweepService/Cancel", "SweepService/Retry",
 		"SweepService/Export", "SweepService/UploadTable", "SweepService/StatTable", "WorkService/Work", "WorkService/FetchTable"}
 	if !slices.Equal(methods, want) {
 		t.Fatalf("methods %v, want %v", methods, want)

@@ -18,8 +18,9 @@ import (
 	pb "github.com/misslab/misslab/proto/misslab/v1"
 )
 
-// maxCapacity bounds what one worker may ask to hold.
-const maxCapacity = 4096
+// maxHeld bounds the held jobs of a Hello that are considered; the
+// scheduler caps what a stream may hold (sched.Options.MaxCapacity).
+const maxHeld = 4096
 
 // workService implements pb.WorkServiceServer.
 type workService struct {
@@ -62,7 +63,6 @@ func (s *workService) Work(stream pb.WorkService_WorkServer) error {
 			"--fp-class=%q to accept that class instead, or --fp-class=any to accept every class",
 			ErrFPClass, hello.GetWorkerId(), got, want, got)
 	}
-	capacity := min(max(int(hello.GetCapacity()), 1), maxCapacity)
 	ws := &workStream{c: s.c, stream: stream, specs: map[string]bool{}}
 	ws.ctx, ws.stop = context.WithCancel(stream.Context())
 	defer ws.stop()
@@ -76,13 +76,13 @@ func (s *workService) Work(stream pb.WorkService_WorkServer) error {
 	if err != nil {
 		return err
 	}
-	ws.w = s.c.sched.Connect(hello.GetWorkerId(), capacity, s.c.methods.heard(offers)...)
+	ws.w = s.c.sched.Connect(hello.GetWorkerId(), int(hello.GetCapacity()), s.c.methods.heard(offers)...)
 	defer s.c.sched.Disconnect(ws.w)
 	defer s.c.obs.WorkerDisconnected(hello.GetWorkerId())
 	s.c.obs.WorkerConnected(hello.GetWorkerId())
 	log := s.c.log.With("worker", hello.GetWorkerId())
 	ws.log = log
-	log.Info("worker connected", "capacity", capacity, "held", len(hello.GetHeld()), "methods", len(offers))
+	log.Info("worker connected", "capacity", ws.w.Capacity(), "held", len(hello.GetHeld()), "methods", len(offers))
 	if err := ws.welcome(hello); err != nil {
 		return err
 	}
@@ -105,10 +105,12 @@ func (ws *workStream) send(m *pb.WorkResponse) error {
 }
 
 // welcome rebinds the jobs the worker still holds and sends Welcome. A
-// held job is adopted only under the token of its lease (see
-// sched.Scheduler.Adopt); the rest are refused (new token 0: the worker
-// drops them): made-up, expired or earlier-process tokens, a job or
-// token named twice, and every entry past the first maxCapacity.
+// held job is adopted only under the token of its lease (see adopt); the
+// rest are refused (new token 0: the worker drops them): made-up tokens,
+// tokens of leases that ended otherwise than lost with their worker,
+// claims adopted before, earlier-process tokens without an unexpired
+// proof, a job or token named twice, and every entry past the first
+// maxHeld.
 func (ws *workStream) welcome(h *pb.Hello) error {
 	ttl := ws.c.sched.LeaseTTL()
 	wel := &pb.Welcome{HeartbeatSeconds: ttl.Seconds() / 3, LeaseSeconds: ttl.Seconds()}
@@ -121,11 +123,11 @@ func (ws *workStream) welcome(h *pb.Hello) error {
 	for i, held := range h.GetHeld() {
 		rb := &pb.Rebind{OldToken: held.GetToken()}
 		key := heldJob{held.GetSweepId(), held.GetJob()}
-		fresh := i < maxCapacity && !jobs[key] && !tokens[held.GetToken()]
+		fresh := i < maxHeld && !jobs[key] && !tokens[held.GetToken()]
 		jobs[key], tokens[held.GetToken()] = true, true
 		if g, ok := ws.adopt(held, fresh); ok {
 			rb.NewToken, rb.DeadlineUnixNano = g.Token, g.Deadline.UnixNano()
-			rb.Proof = ws.c.signer.proof(g.Sweep.ID, int64(g.Job), g.Token)
+			rb.Proof = ws.c.signer.proof(g.Sweep.ID, int64(g.Job), g.Token, g.Deadline)
 		} else {
 			refused++
 		}
@@ -139,17 +141,20 @@ func (ws *workStream) welcome(h *pb.Hello) error {
 
 // adopt rebinds one held job to this stream if fresh (not a duplicate
 // nor past the bound) and either the scheduler accepts its token (a
-// current lease, or one lost with a broken stream) or the claim carries
-// the proof this coordinator's store key gave the lease (a lease of an
-// earlier life of the coordinator, or one that expired while the worker
-// was cut off): a made-up claim has neither.
+// current lease, or one lost with a broken stream or expired while the
+// worker was cut off; once) or the claim carries an unexpired proof of a
+// lease of an earlier life of the coordinator, not adopted before in
+// this life (see signer): a made-up or replayed claim has neither.
 func (ws *workStream) adopt(held *pb.Held, fresh bool) (sched.Grant, bool) {
 	if !fresh {
 		return sched.Grant{}, false
 	}
 	g, ok := ws.c.sched.Adopt(ws.w, held.GetSweepId(), int(held.GetJob()), held.GetToken())
-	if !ok && ws.c.signer.verify(held.GetSweepId(), held.GetJob(), held.GetToken(), held.GetProof()) {
-		g, ok = ws.c.sched.AdoptVouched(ws.w, held.GetSweepId(), int(held.GetJob()))
+	if !ok {
+		until, vouched := ws.c.signer.vouch(held.GetSweepId(), held.GetJob(), held.GetToken(), held.GetProof(), ws.c.sched.Now())
+		if vouched {
+			g, ok = ws.c.sched.AdoptVouched(ws.w, held.GetSweepId(), int(held.GetJob()), held.GetToken(), until)
+		}
 	}
 	if ok {
 		ws.specs[held.GetSweepId()] = true // the worker has it: it runs the job
@@ -200,7 +205,7 @@ func (ws *workStream) sendJobs(grants []sched.Grant) error {
 			rep, fold := sw.Data.(*sweepInfo).spec.Fold(g.Rep)
 			batch.Jobs = append(batch.Jobs, &pb.Job{Job: int64(g.Job), Scenario: int32(g.Scenario),
 				Repetition: int32(rep), Fold: int32(fold), Pipelines: pipes, Token: g.Token, DeadlineUnixNano: g.Deadline.UnixNano(),
-				Proof: ws.c.signer.proof(sw.ID, int64(g.Job), g.Token)})
+				Proof: ws.c.signer.proof(sw.ID, int64(g.Job), g.Token, g.Deadline)})
 		}
 		ws.c.obs.Granted(sw.ID, len(batch.Jobs))
 		grants = rest
@@ -230,10 +235,7 @@ func (ws *workStream) recvLoop() error {
 		}
 		switch msg := m.GetMsg().(type) {
 		case *pb.WorkRequest_Heartbeat:
-			stale := ws.c.sched.Heartbeat(ws.w, msg.Heartbeat.GetTokens())
-			if len(stale) > 0 {
-				err = ws.send(&pb.WorkResponse{Msg: &pb.WorkResponse_Cancel{Cancel: &pb.CancelLeases{Tokens: stale}}})
-			}
+			err = ws.heartbeat(msg.Heartbeat.GetTokens())
 		case *pb.WorkRequest_Results:
 			err = ws.results(msg.Results.GetResults())
 		case *pb.WorkRequest_Release:
@@ -245,6 +247,27 @@ func (ws *workStream) recvLoop() error {
 			return err
 		}
 	}
+}
+
+// heartbeat extends the leases named by tokens, sends their fresh proofs
+// (RenewLeases), and revokes the tokens that are no current lease of
+// this stream (CancelLeases).
+func (ws *workStream) heartbeat(tokens []uint64) error {
+	renewed, stale := ws.c.sched.Heartbeat(ws.w, tokens)
+	if len(stale) > 0 {
+		if err := ws.send(&pb.WorkResponse{Msg: &pb.WorkResponse_Cancel{Cancel: &pb.CancelLeases{Tokens: stale}}}); err != nil {
+			return err
+		}
+	}
+	if len(renewed) == 0 {
+		return nil
+	}
+	m := &pb.RenewLeases{Leases: make([]*pb.Renewal, len(renewed))}
+	for i, r := range renewed {
+		m.Leases[i] = &pb.Renewal{Token: r.Token, DeadlineUnixNano: r.Deadline.UnixNano(),
+			Proof: ws.c.signer.proof(r.SweepID, int64(r.Job), r.Token, r.Deadline)}
+	}
+	return ws.send(&pb.WorkResponse{Msg: &pb.WorkResponse_Renew{Renew: m}})
 }
 
 // results judges a batch of results, queues the accepted ones for the

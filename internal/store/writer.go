@@ -68,6 +68,12 @@ type Writer struct {
 	opts WriterOptions
 	done func(recs []Record, err error)
 
+	// mu guards the queue and the flags below. Lock order: a caller may
+	// hold its own locks when it calls Enqueue (the coordinator enqueues
+	// a job's failure under the scheduler's lock: sched's Scheduler.mu →
+	// mu), so mu is never held while calling out: done, the commit
+	// callback, runs after mu is released, and may itself call into the
+	// coordinator's scheduler.
 	mu      sync.Mutex
 	queue   []Record
 	busy    bool // a batch is being committed

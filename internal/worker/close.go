@@ -4,7 +4,7 @@ import "time"
 
 // closeSession ends a drained worker's stream by closing its side, which
 // tells the coordinator that the worker left on purpose: leases granted
-// while it drained go back without counting failed deliveries. It waits
+// while it drained go back without counting lost deliveries. It waits
 // up to 5 s for the coordinator to end the stream, and stops reconnection.
 func (w *Worker) closeSession() {
 	w.mu.Lock()

@@ -200,6 +200,9 @@ func (w *Worker) receive(s *session) error {
 		case *pb.WorkResponse_Cancel:
 			w.ack(msg.Cancel.GetTokens(), false)
 			s.gate.revoke(msg.Cancel.GetTokens())
+		case *pb.WorkResponse_Renew:
+			w.renew(msg.Renew.GetLeases())
+			s.gate.renew(msg.Renew.GetLeases())
 		}
 		if err != nil {
 			return err

@@ -300,12 +300,24 @@ func (t *TableStore) missing(sweepID string) []string {
 // a lease the coordinator revokes is dropped.
 type tableGate struct {
 	mu      sync.Mutex
-	revoked map[uint64]bool // tokens of parked jobs that were revoked
-	parked  map[uint64]bool // tokens of parked jobs
+	revoked map[uint64]bool   // tokens of parked jobs that were revoked
+	parked  map[uint64]bool   // tokens of parked jobs
+	proofs  map[uint64][]byte // renewed proofs of parked jobs
 }
 
 func newTableGate() *tableGate {
-	return &tableGate{revoked: map[uint64]bool{}, parked: map[uint64]bool{}}
+	return &tableGate{revoked: map[uint64]bool{}, parked: map[uint64]bool{}, proofs: map[uint64][]byte{}}
+}
+
+// renew keeps the fresh proofs of parked jobs among leases, for unpark.
+func (g *tableGate) renew(leases []*pb.Renewal) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for _, r := range leases {
+		if g.parked[r.GetToken()] {
+			g.proofs[r.GetToken()] = r.GetProof()
+		}
+	}
 }
 
 // revoke drops the parked jobs among tokens (a Cancel from the coordinator).
@@ -331,17 +343,23 @@ func (g *tableGate) park(b *pb.JobBatch) []uint64 {
 	return tokens
 }
 
-// unpark forgets the jobs of b and returns those not revoked meanwhile.
+// unpark forgets the jobs of b and returns those not revoked meanwhile,
+// with the proofs renewed meanwhile.
 func (g *tableGate) unpark(b *pb.JobBatch) *pb.JobBatch {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	out := &pb.JobBatch{SweepId: b.GetSweepId()}
 	for _, j := range b.GetJobs() {
-		if !g.revoked[j.GetToken()] {
+		tok := j.GetToken()
+		if p, ok := g.proofs[tok]; ok {
+			j.Proof = p
+		}
+		if !g.revoked[tok] {
 			out.Jobs = append(out.Jobs, j)
 		}
-		delete(g.parked, j.GetToken())
-		delete(g.revoked, j.GetToken())
+		delete(g.parked, tok)
+		delete(g.revoked, tok)
+		delete(g.proofs, tok)
 	}
 	return out
 }

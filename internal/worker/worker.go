@@ -357,6 +357,19 @@ func (w *Worker) ack(tokens []uint64, onlyFinished bool) {
 	}
 }
 
+// renew keeps the fresh proofs of the leases a heartbeat extended, in
+// place of the old ones, for Hello.held after a reconnection: an old
+// proof expires a while after the deadline it was issued with.
+func (w *Worker) renew(leases []*pb.Renewal) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, r := range leases {
+		if j := w.byToken[r.GetToken()]; j != nil {
+			j.proof = r.GetProof()
+		}
+	}
+}
+
 // truncate bounds an error text so that results stay small.
 func truncate(s string) string {
 	if len(s) > maxErrText {

@@ -73,7 +73,7 @@ func (x SweepStatus_State) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use SweepStatus_State.Descriptor instead.
 func (SweepStatus_State) EnumDescriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{21, 0}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{23, 0}
 }
 
 type Ack_Outcome int32
@@ -128,7 +128,7 @@ func (x Ack_Outcome) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Ack_Outcome.Descriptor instead.
 func (Ack_Outcome) EnumDescriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{36, 0}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{38, 0}
 }
 
 // Scenario mirrors sim.Scenario field for field.
@@ -910,6 +910,102 @@ func (x *CancelResponse) GetStatus() *SweepStatus {
 	return nil
 }
 
+type RetryRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	SweepId       string                 `protobuf:"bytes,1,opt,name=sweep_id,json=sweepId,proto3" json:"sweep_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RetryRequest) Reset() {
+	*x = RetryRequest{}
+	mi := &file_misslab_v1_misslab_proto_msgTypes[12]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RetryRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RetryRequest) ProtoMessage() {}
+
+func (x *RetryRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_misslab_v1_misslab_proto_msgTypes[12]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RetryRequest.ProtoReflect.Descriptor instead.
+func (*RetryRequest) Descriptor() ([]byte, []int) {
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{12}
+}
+
+func (x *RetryRequest) GetSweepId() string {
+	if x != nil {
+		return x.SweepId
+	}
+	return ""
+}
+
+type RetryResponse struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Status        *SweepStatus           `protobuf:"bytes,1,opt,name=status,proto3" json:"status,omitempty"`    // progress right after the retry
+	Retried       int64                  `protobuf:"varint,2,opt,name=retried,proto3" json:"retried,omitempty"` // failed jobs put back
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RetryResponse) Reset() {
+	*x = RetryResponse{}
+	mi := &file_misslab_v1_misslab_proto_msgTypes[13]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RetryResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RetryResponse) ProtoMessage() {}
+
+func (x *RetryResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_misslab_v1_misslab_proto_msgTypes[13]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RetryResponse.ProtoReflect.Descriptor instead.
+func (*RetryResponse) Descriptor() ([]byte, []int) {
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{13}
+}
+
+func (x *RetryResponse) GetStatus() *SweepStatus {
+	if x != nil {
+		return x.Status
+	}
+	return nil
+}
+
+func (x *RetryResponse) GetRetried() int64 {
+	if x != nil {
+		return x.Retried
+	}
+	return 0
+}
+
 type ExportRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	SweepId       string                 `protobuf:"bytes,1,opt,name=sweep_id,json=sweepId,proto3" json:"sweep_id,omitempty"`
@@ -920,7 +1016,7 @@ type ExportRequest struct {
 
 func (x *ExportRequest) Reset() {
 	*x = ExportRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[12]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -932,7 +1028,7 @@ func (x *ExportRequest) String() string {
 func (*ExportRequest) ProtoMessage() {}
 
 func (x *ExportRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[12]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -945,7 +1041,7 @@ func (x *ExportRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportRequest.ProtoReflect.Descriptor instead.
 func (*ExportRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{12}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *ExportRequest) GetSweepId() string {
@@ -974,7 +1070,7 @@ type UploadTableRequest struct {
 
 func (x *UploadTableRequest) Reset() {
 	*x = UploadTableRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[13]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -986,7 +1082,7 @@ func (x *UploadTableRequest) String() string {
 func (*UploadTableRequest) ProtoMessage() {}
 
 func (x *UploadTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[13]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -999,7 +1095,7 @@ func (x *UploadTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadTableRequest.ProtoReflect.Descriptor instead.
 func (*UploadTableRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{13}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *UploadTableRequest) GetSha256() string {
@@ -1041,7 +1137,7 @@ type UploadTableResponse struct {
 
 func (x *UploadTableResponse) Reset() {
 	*x = UploadTableResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[14]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1053,7 +1149,7 @@ func (x *UploadTableResponse) String() string {
 func (*UploadTableResponse) ProtoMessage() {}
 
 func (x *UploadTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[14]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1066,7 +1162,7 @@ func (x *UploadTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use UploadTableResponse.ProtoReflect.Descriptor instead.
 func (*UploadTableResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{14}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *UploadTableResponse) GetSha256() string {
@@ -1099,7 +1195,7 @@ type StatTableRequest struct {
 
 func (x *StatTableRequest) Reset() {
 	*x = StatTableRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[15]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1111,7 +1207,7 @@ func (x *StatTableRequest) String() string {
 func (*StatTableRequest) ProtoMessage() {}
 
 func (x *StatTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[15]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1124,7 +1220,7 @@ func (x *StatTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatTableRequest.ProtoReflect.Descriptor instead.
 func (*StatTableRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{15}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *StatTableRequest) GetSha256() string {
@@ -1144,7 +1240,7 @@ type StatTableResponse struct {
 
 func (x *StatTableResponse) Reset() {
 	*x = StatTableResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[16]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1156,7 +1252,7 @@ func (x *StatTableResponse) String() string {
 func (*StatTableResponse) ProtoMessage() {}
 
 func (x *StatTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[16]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1169,7 +1265,7 @@ func (x *StatTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use StatTableResponse.ProtoReflect.Descriptor instead.
 func (*StatTableResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{16}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *StatTableResponse) GetPresent() bool {
@@ -1196,7 +1292,7 @@ type FetchTableRequest struct {
 
 func (x *FetchTableRequest) Reset() {
 	*x = FetchTableRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[17]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1208,7 +1304,7 @@ func (x *FetchTableRequest) String() string {
 func (*FetchTableRequest) ProtoMessage() {}
 
 func (x *FetchTableRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[17]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1221,7 +1317,7 @@ func (x *FetchTableRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchTableRequest.ProtoReflect.Descriptor instead.
 func (*FetchTableRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{17}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *FetchTableRequest) GetSha256() string {
@@ -1249,7 +1345,7 @@ type FetchTableResponse struct {
 
 func (x *FetchTableResponse) Reset() {
 	*x = FetchTableResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[18]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1261,7 +1357,7 @@ func (x *FetchTableResponse) String() string {
 func (*FetchTableResponse) ProtoMessage() {}
 
 func (x *FetchTableResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[18]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1274,7 +1370,7 @@ func (x *FetchTableResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FetchTableResponse.ProtoReflect.Descriptor instead.
 func (*FetchTableResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{18}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *FetchTableResponse) GetSize() int64 {
@@ -1307,7 +1403,7 @@ type ExportResponse struct {
 
 func (x *ExportResponse) Reset() {
 	*x = ExportResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[19]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1319,7 +1415,7 @@ func (x *ExportResponse) String() string {
 func (*ExportResponse) ProtoMessage() {}
 
 func (x *ExportResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[19]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1332,7 +1428,7 @@ func (x *ExportResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ExportResponse.ProtoReflect.Descriptor instead.
 func (*ExportResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{19}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *ExportResponse) GetCsv() []byte {
@@ -1351,7 +1447,7 @@ type WatchResponse struct {
 
 func (x *WatchResponse) Reset() {
 	*x = WatchResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[20]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1363,7 +1459,7 @@ func (x *WatchResponse) String() string {
 func (*WatchResponse) ProtoMessage() {}
 
 func (x *WatchResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[20]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1376,7 +1472,7 @@ func (x *WatchResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WatchResponse.ProtoReflect.Descriptor instead.
 func (*WatchResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{20}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{22}
 }
 
 func (x *WatchResponse) GetStatus() *SweepStatus {
@@ -1411,7 +1507,7 @@ type SweepStatus struct {
 
 func (x *SweepStatus) Reset() {
 	*x = SweepStatus{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[21]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1423,7 +1519,7 @@ func (x *SweepStatus) String() string {
 func (*SweepStatus) ProtoMessage() {}
 
 func (x *SweepStatus) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[21]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1436,7 +1532,7 @@ func (x *SweepStatus) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SweepStatus.ProtoReflect.Descriptor instead.
 func (*SweepStatus) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{21}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *SweepStatus) GetSweepId() string {
@@ -1545,7 +1641,7 @@ type WorkRequest struct {
 
 func (x *WorkRequest) Reset() {
 	*x = WorkRequest{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[22]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1557,7 +1653,7 @@ func (x *WorkRequest) String() string {
 func (*WorkRequest) ProtoMessage() {}
 
 func (x *WorkRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[22]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1570,7 +1666,7 @@ func (x *WorkRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkRequest.ProtoReflect.Descriptor instead.
 func (*WorkRequest) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{22}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *WorkRequest) GetMsg() isWorkRequest_Msg {
@@ -1653,6 +1749,7 @@ type WorkResponse struct {
 	//	*WorkResponse_Jobs
 	//	*WorkResponse_Ack
 	//	*WorkResponse_Cancel
+	//	*WorkResponse_Renew
 	Msg           isWorkResponse_Msg `protobuf_oneof:"msg"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
@@ -1660,7 +1757,7 @@ type WorkResponse struct {
 
 func (x *WorkResponse) Reset() {
 	*x = WorkResponse{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[23]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1672,7 +1769,7 @@ func (x *WorkResponse) String() string {
 func (*WorkResponse) ProtoMessage() {}
 
 func (x *WorkResponse) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[23]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1685,7 +1782,7 @@ func (x *WorkResponse) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use WorkResponse.ProtoReflect.Descriptor instead.
 func (*WorkResponse) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{23}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *WorkResponse) GetMsg() isWorkResponse_Msg {
@@ -1740,6 +1837,15 @@ func (x *WorkResponse) GetCancel() *CancelLeases {
 	return nil
 }
 
+func (x *WorkResponse) GetRenew() *RenewLeases {
+	if x != nil {
+		if x, ok := x.Msg.(*WorkResponse_Renew); ok {
+			return x.Renew
+		}
+	}
+	return nil
+}
+
 type isWorkResponse_Msg interface {
 	isWorkResponse_Msg()
 }
@@ -1764,6 +1870,10 @@ type WorkResponse_Cancel struct {
 	Cancel *CancelLeases `protobuf:"bytes,5,opt,name=cancel,proto3,oneof"`
 }
 
+type WorkResponse_Renew struct {
+	Renew *RenewLeases `protobuf:"bytes,6,opt,name=renew,proto3,oneof"`
+}
+
 func (*WorkResponse_Welcome) isWorkResponse_Msg() {}
 
 func (*WorkResponse_Sweep) isWorkResponse_Msg() {}
@@ -1774,11 +1884,13 @@ func (*WorkResponse_Ack) isWorkResponse_Msg() {}
 
 func (*WorkResponse_Cancel) isWorkResponse_Msg() {}
 
+func (*WorkResponse_Renew) isWorkResponse_Msg() {}
+
 // Hello is the first message of a stream.
 type Hello struct {
 	state        protoimpl.MessageState `protogen:"open.v1"`
 	WorkerId     string                 `protobuf:"bytes,1,opt,name=worker_id,json=workerId,proto3" json:"worker_id,omitempty"`             // stable for the life of the worker process
-	Capacity     int32                  `protobuf:"varint,2,opt,name=capacity,proto3" json:"capacity,omitempty"`                            // jobs the worker wants to hold at once (≥ 1)
+	Capacity     int32                  `protobuf:"varint,2,opt,name=capacity,proto3" json:"capacity,omitempty"`                            // jobs the worker wants to hold at once (≥ 1; the coordinator caps it, at 1024 by default)
 	Held         []*Held                `protobuf:"bytes,3,rep,name=held,proto3" json:"held,omitempty"`                                     // jobs still held from a previous stream
 	CachedSweeps []string               `protobuf:"bytes,4,rep,name=cached_sweeps,json=cachedSweeps,proto3" json:"cached_sweeps,omitempty"` // sweep ids whose spec the worker has; not sent again
 	Methods      []*MethodRef           `protobuf:"bytes,5,rep,name=methods,proto3" json:"methods,omitempty"`                               // external methods the worker can run (its --methods file)
@@ -1794,7 +1906,7 @@ type Hello struct {
 
 func (x *Hello) Reset() {
 	*x = Hello{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[24]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1806,7 +1918,7 @@ func (x *Hello) String() string {
 func (*Hello) ProtoMessage() {}
 
 func (x *Hello) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[24]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1819,7 +1931,7 @@ func (x *Hello) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Hello.ProtoReflect.Descriptor instead.
 func (*Hello) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{24}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *Hello) GetWorkerId() string {
@@ -1871,14 +1983,14 @@ type Held struct {
 	SweepId       string                 `protobuf:"bytes,1,opt,name=sweep_id,json=sweepId,proto3" json:"sweep_id,omitempty"`
 	Job           int64                  `protobuf:"varint,2,opt,name=job,proto3" json:"job,omitempty"`
 	Token         uint64                 `protobuf:"varint,3,opt,name=token,proto3" json:"token,omitempty"`
-	Proof         []byte                 `protobuf:"bytes,4,opt,name=proof,proto3" json:"proof,omitempty"` // Job.proof of that lease, returned unchanged
+	Proof         []byte                 `protobuf:"bytes,4,opt,name=proof,proto3" json:"proof,omitempty"` // the lease's latest proof (Job, Rebind or RenewLeases), returned unchanged
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Held) Reset() {
 	*x = Held{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[25]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1890,7 +2002,7 @@ func (x *Held) String() string {
 func (*Held) ProtoMessage() {}
 
 func (x *Held) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[25]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1903,7 +2015,7 @@ func (x *Held) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Held.ProtoReflect.Descriptor instead.
 func (*Held) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{25}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Held) GetSweepId() string {
@@ -1946,7 +2058,7 @@ type Welcome struct {
 
 func (x *Welcome) Reset() {
 	*x = Welcome{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[26]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1958,7 +2070,7 @@ func (x *Welcome) String() string {
 func (*Welcome) ProtoMessage() {}
 
 func (x *Welcome) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[26]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1971,7 +2083,7 @@ func (x *Welcome) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Welcome.ProtoReflect.Descriptor instead.
 func (*Welcome) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{26}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{28}
 }
 
 func (x *Welcome) GetHeartbeatSeconds() float64 {
@@ -2009,7 +2121,7 @@ type Rebind struct {
 
 func (x *Rebind) Reset() {
 	*x = Rebind{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[27]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2021,7 +2133,7 @@ func (x *Rebind) String() string {
 func (*Rebind) ProtoMessage() {}
 
 func (x *Rebind) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[27]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2034,7 +2146,7 @@ func (x *Rebind) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Rebind.ProtoReflect.Descriptor instead.
 func (*Rebind) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{27}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *Rebind) GetOldToken() uint64 {
@@ -2076,7 +2188,7 @@ type SweepSpecMessage struct {
 
 func (x *SweepSpecMessage) Reset() {
 	*x = SweepSpecMessage{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[28]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2088,7 +2200,7 @@ func (x *SweepSpecMessage) String() string {
 func (*SweepSpecMessage) ProtoMessage() {}
 
 func (x *SweepSpecMessage) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[28]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2101,7 +2213,7 @@ func (x *SweepSpecMessage) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SweepSpecMessage.ProtoReflect.Descriptor instead.
 func (*SweepSpecMessage) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{28}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *SweepSpecMessage) GetSweepId() string {
@@ -2129,7 +2241,7 @@ type JobBatch struct {
 
 func (x *JobBatch) Reset() {
 	*x = JobBatch{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[29]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2141,7 +2253,7 @@ func (x *JobBatch) String() string {
 func (*JobBatch) ProtoMessage() {}
 
 func (x *JobBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[29]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2154,7 +2266,7 @@ func (x *JobBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobBatch.ProtoReflect.Descriptor instead.
 func (*JobBatch) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{29}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *JobBatch) GetSweepId() string {
@@ -2180,10 +2292,13 @@ type Job struct {
 	Pipelines        []int32                `protobuf:"varint,4,rep,packed,name=pipelines,proto3" json:"pipelines,omitempty"` // indices into the spec's pipelines still to run
 	Token            uint64                 `protobuf:"varint,5,opt,name=token,proto3" json:"token,omitempty"`                // lease token; results must carry it
 	DeadlineUnixNano int64                  `protobuf:"varint,6,opt,name=deadline_unix_nano,json=deadlineUnixNano,proto3" json:"deadline_unix_nano,omitempty"`
-	// proof binds the lease to (sweep, job, token) under a key only the
-	// coordinator's store holds (an HMAC); a worker keeps it with the job
-	// and returns it in Held, so that a restarted coordinator can tell a
-	// job it really leased from a made-up claim. Opaque to workers.
+	// proof binds the lease to (sweep, job, token), the coordinator's life
+	// and an expiry under a key only the coordinator's store holds (an
+	// HMAC); a worker keeps it with the job, replaces it with each newer
+	// one (RenewLeases), and returns it in Held, so that a restarted
+	// coordinator can tell a job it really leased from a made-up claim. It
+	// vouches for the lease once, and only until a while after the lease's
+	// deadline. Opaque to workers.
 	Proof         []byte `protobuf:"bytes,7,opt,name=proof,proto3" json:"proof,omitempty"`
 	Fold          int32  `protobuf:"varint,8,opt,name=fold,proto3" json:"fold,omitempty"` // cross-validation fold of a table sweep (0 otherwise)
 	unknownFields protoimpl.UnknownFields
@@ -2192,7 +2307,7 @@ type Job struct {
 
 func (x *Job) Reset() {
 	*x = Job{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[30]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2204,7 +2319,7 @@ func (x *Job) String() string {
 func (*Job) ProtoMessage() {}
 
 func (x *Job) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[30]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2217,7 +2332,7 @@ func (x *Job) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Job.ProtoReflect.Descriptor instead.
 func (*Job) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{30}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *Job) GetJob() int64 {
@@ -2276,7 +2391,8 @@ func (x *Job) GetFold() int32 {
 	return 0
 }
 
-// Heartbeat extends the leases named by tokens.
+// Heartbeat extends the leases named by tokens; the coordinator answers
+// with RenewLeases for those it extended and CancelLeases for the rest.
 type Heartbeat struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Tokens        []uint64               `protobuf:"varint,1,rep,packed,name=tokens,proto3" json:"tokens,omitempty"`
@@ -2286,7 +2402,7 @@ type Heartbeat struct {
 
 func (x *Heartbeat) Reset() {
 	*x = Heartbeat{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[31]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2298,7 +2414,7 @@ func (x *Heartbeat) String() string {
 func (*Heartbeat) ProtoMessage() {}
 
 func (x *Heartbeat) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[31]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2311,7 +2427,7 @@ func (x *Heartbeat) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Heartbeat.ProtoReflect.Descriptor instead.
 func (*Heartbeat) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{31}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *Heartbeat) GetTokens() []uint64 {
@@ -2330,7 +2446,7 @@ type ResultBatch struct {
 
 func (x *ResultBatch) Reset() {
 	*x = ResultBatch{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[32]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2342,7 +2458,7 @@ func (x *ResultBatch) String() string {
 func (*ResultBatch) ProtoMessage() {}
 
 func (x *ResultBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[32]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2355,7 +2471,7 @@ func (x *ResultBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ResultBatch.ProtoReflect.Descriptor instead.
 func (*ResultBatch) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{32}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *ResultBatch) GetResults() []*JobResult {
@@ -2380,7 +2496,7 @@ type JobResult struct {
 
 func (x *JobResult) Reset() {
 	*x = JobResult{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[33]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2392,7 +2508,7 @@ func (x *JobResult) String() string {
 func (*JobResult) ProtoMessage() {}
 
 func (x *JobResult) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[33]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2405,7 +2521,7 @@ func (x *JobResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JobResult.ProtoReflect.Descriptor instead.
 func (*JobResult) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{33}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *JobResult) GetToken() uint64 {
@@ -2468,7 +2584,7 @@ type PipelineResult struct {
 
 func (x *PipelineResult) Reset() {
 	*x = PipelineResult{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[34]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[36]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2480,7 +2596,7 @@ func (x *PipelineResult) String() string {
 func (*PipelineResult) ProtoMessage() {}
 
 func (x *PipelineResult) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[34]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[36]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2493,7 +2609,7 @@ func (x *PipelineResult) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use PipelineResult.ProtoReflect.Descriptor instead.
 func (*PipelineResult) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{34}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{36}
 }
 
 func (x *PipelineResult) GetPipeline() int32 {
@@ -2590,7 +2706,7 @@ type Release struct {
 
 func (x *Release) Reset() {
 	*x = Release{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[35]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[37]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2602,7 +2718,7 @@ func (x *Release) String() string {
 func (*Release) ProtoMessage() {}
 
 func (x *Release) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[35]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[37]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2615,7 +2731,7 @@ func (x *Release) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Release.ProtoReflect.Descriptor instead.
 func (*Release) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{35}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{37}
 }
 
 func (x *Release) GetTokens() []uint64 {
@@ -2635,7 +2751,7 @@ type Ack struct {
 
 func (x *Ack) Reset() {
 	*x = Ack{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[36]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2647,7 +2763,7 @@ func (x *Ack) String() string {
 func (*Ack) ProtoMessage() {}
 
 func (x *Ack) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[36]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2660,7 +2776,7 @@ func (x *Ack) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ack.ProtoReflect.Descriptor instead.
 func (*Ack) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{36}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *Ack) GetItems() []*Ack_Item {
@@ -2681,7 +2797,7 @@ type CancelLeases struct {
 
 func (x *CancelLeases) Reset() {
 	*x = CancelLeases{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[37]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2693,7 +2809,7 @@ func (x *CancelLeases) String() string {
 func (*CancelLeases) ProtoMessage() {}
 
 func (x *CancelLeases) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[37]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2706,12 +2822,120 @@ func (x *CancelLeases) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelLeases.ProtoReflect.Descriptor instead.
 func (*CancelLeases) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{37}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *CancelLeases) GetTokens() []uint64 {
 	if x != nil {
 		return x.Tokens
+	}
+	return nil
+}
+
+// RenewLeases answers a Heartbeat with the leases it extended: their new
+// deadlines and fresh proofs, which the worker keeps in place of the old
+// ones (a proof expires a while after the deadline it was issued with).
+type RenewLeases struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Leases        []*Renewal             `protobuf:"bytes,1,rep,name=leases,proto3" json:"leases,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *RenewLeases) Reset() {
+	*x = RenewLeases{}
+	mi := &file_misslab_v1_misslab_proto_msgTypes[40]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *RenewLeases) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*RenewLeases) ProtoMessage() {}
+
+func (x *RenewLeases) ProtoReflect() protoreflect.Message {
+	mi := &file_misslab_v1_misslab_proto_msgTypes[40]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use RenewLeases.ProtoReflect.Descriptor instead.
+func (*RenewLeases) Descriptor() ([]byte, []int) {
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{40}
+}
+
+func (x *RenewLeases) GetLeases() []*Renewal {
+	if x != nil {
+		return x.Leases
+	}
+	return nil
+}
+
+// Renewal is one lease extended by a heartbeat.
+type Renewal struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	Token            uint64                 `protobuf:"varint,1,opt,name=token,proto3" json:"token,omitempty"`
+	DeadlineUnixNano int64                  `protobuf:"varint,2,opt,name=deadline_unix_nano,json=deadlineUnixNano,proto3" json:"deadline_unix_nano,omitempty"`
+	Proof            []byte                 `protobuf:"bytes,3,opt,name=proof,proto3" json:"proof,omitempty"` // replaces the lease's earlier proof
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *Renewal) Reset() {
+	*x = Renewal{}
+	mi := &file_misslab_v1_misslab_proto_msgTypes[41]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Renewal) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Renewal) ProtoMessage() {}
+
+func (x *Renewal) ProtoReflect() protoreflect.Message {
+	mi := &file_misslab_v1_misslab_proto_msgTypes[41]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Renewal.ProtoReflect.Descriptor instead.
+func (*Renewal) Descriptor() ([]byte, []int) {
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{41}
+}
+
+func (x *Renewal) GetToken() uint64 {
+	if x != nil {
+		return x.Token
+	}
+	return 0
+}
+
+func (x *Renewal) GetDeadlineUnixNano() int64 {
+	if x != nil {
+		return x.DeadlineUnixNano
+	}
+	return 0
+}
+
+func (x *Renewal) GetProof() []byte {
+	if x != nil {
+		return x.Proof
 	}
 	return nil
 }
@@ -2727,7 +2951,7 @@ type Ack_Item struct {
 
 func (x *Ack_Item) Reset() {
 	*x = Ack_Item{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[39]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2739,7 +2963,7 @@ func (x *Ack_Item) String() string {
 func (*Ack_Item) ProtoMessage() {}
 
 func (x *Ack_Item) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[39]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2752,7 +2976,7 @@ func (x *Ack_Item) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ack_Item.ProtoReflect.Descriptor instead.
 func (*Ack_Item) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{36, 0}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{38, 0}
 }
 
 func (x *Ack_Item) GetToken() uint64 {
@@ -2840,7 +3064,12 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\rCancelRequest\x12\x19\n" +
 	"\bsweep_id\x18\x01 \x01(\tR\asweepId\"A\n" +
 	"\x0eCancelResponse\x12/\n" +
-	"\x06status\x18\x01 \x01(\v2\x17.misslab.v1.SweepStatusR\x06status\"@\n" +
+	"\x06status\x18\x01 \x01(\v2\x17.misslab.v1.SweepStatusR\x06status\")\n" +
+	"\fRetryRequest\x12\x19\n" +
+	"\bsweep_id\x18\x01 \x01(\tR\asweepId\"Z\n" +
+	"\rRetryResponse\x12/\n" +
+	"\x06status\x18\x01 \x01(\v2\x17.misslab.v1.SweepStatusR\x06status\x12\x18\n" +
+	"\aretried\x18\x02 \x01(\x03R\aretried\"@\n" +
 	"\rExportRequest\x12\x19\n" +
 	"\bsweep_id\x18\x01 \x01(\tR\asweepId\x12\x14\n" +
 	"\x05folds\x18\x02 \x01(\bR\x05folds\"h\n" +
@@ -2896,13 +3125,14 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\theartbeat\x18\x02 \x01(\v2\x15.misslab.v1.HeartbeatH\x00R\theartbeat\x123\n" +
 	"\aresults\x18\x03 \x01(\v2\x17.misslab.v1.ResultBatchH\x00R\aresults\x12/\n" +
 	"\arelease\x18\x04 \x01(\v2\x13.misslab.v1.ReleaseH\x00R\areleaseB\x05\n" +
-	"\x03msg\"\x81\x02\n" +
+	"\x03msg\"\xb2\x02\n" +
 	"\fWorkResponse\x12/\n" +
 	"\awelcome\x18\x01 \x01(\v2\x13.misslab.v1.WelcomeH\x00R\awelcome\x124\n" +
 	"\x05sweep\x18\x02 \x01(\v2\x1c.misslab.v1.SweepSpecMessageH\x00R\x05sweep\x12*\n" +
 	"\x04jobs\x18\x03 \x01(\v2\x14.misslab.v1.JobBatchH\x00R\x04jobs\x12#\n" +
 	"\x03ack\x18\x04 \x01(\v2\x0f.misslab.v1.AckH\x00R\x03ack\x122\n" +
-	"\x06cancel\x18\x05 \x01(\v2\x18.misslab.v1.CancelLeasesH\x00R\x06cancelB\x05\n" +
+	"\x06cancel\x18\x05 \x01(\v2\x18.misslab.v1.CancelLeasesH\x00R\x06cancel\x12/\n" +
+	"\x05renew\x18\x06 \x01(\v2\x17.misslab.v1.RenewLeasesH\x00R\x05renewB\x05\n" +
 	"\x03msg\"\xd7\x01\n" +
 	"\x05Hello\x12\x1b\n" +
 	"\tworker_id\x18\x01 \x01(\tR\bworkerId\x12\x1a\n" +
@@ -2984,12 +3214,19 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\rOUTCOME_STALE\x10\x03\x12\x13\n" +
 	"\x0fOUTCOME_INVALID\x10\x04\"&\n" +
 	"\fCancelLeases\x12\x16\n" +
-	"\x06tokens\x18\x01 \x03(\x04R\x06tokens2\xf0\x03\n" +
+	"\x06tokens\x18\x01 \x03(\x04R\x06tokens\":\n" +
+	"\vRenewLeases\x12+\n" +
+	"\x06leases\x18\x01 \x03(\v2\x13.misslab.v1.RenewalR\x06leases\"c\n" +
+	"\aRenewal\x12\x14\n" +
+	"\x05token\x18\x01 \x01(\x04R\x05token\x12,\n" +
+	"\x12deadline_unix_nano\x18\x02 \x01(\x03R\x10deadlineUnixNano\x12\x14\n" +
+	"\x05proof\x18\x03 \x01(\fR\x05proof2\xae\x04\n" +
 	"\fSweepService\x12?\n" +
 	"\x06Submit\x12\x19.misslab.v1.SubmitRequest\x1a\x1a.misslab.v1.SubmitResponse\x12?\n" +
 	"\x06Status\x12\x19.misslab.v1.StatusRequest\x1a\x1a.misslab.v1.StatusResponse\x12>\n" +
 	"\x05Watch\x12\x18.misslab.v1.WatchRequest\x1a\x19.misslab.v1.WatchResponse0\x01\x12?\n" +
-	"\x06Cancel\x12\x19.misslab.v1.CancelRequest\x1a\x1a.misslab.v1.CancelResponse\x12A\n" +
+	"\x06Cancel\x12\x19.misslab.v1.CancelRequest\x1a\x1a.misslab.v1.CancelResponse\x12<\n" +
+	"\x05Retry\x12\x18.misslab.v1.RetryRequest\x1a\x19.misslab.v1.RetryResponse\x12A\n" +
 	"\x06Export\x12\x19.misslab.v1.ExportRequest\x1a\x1a.misslab.v1.ExportResponse0\x01\x12P\n" +
 	"\vUploadTable\x12\x1e.misslab.v1.UploadTableRequest\x1a\x1f.misslab.v1.UploadTableResponse(\x01\x12H\n" +
 	"\tStatTable\x12\x1c.misslab.v1.StatTableRequest\x1a\x1d.misslab.v1.StatTableResponse2\x9b\x01\n" +
@@ -3011,7 +3248,7 @@ func file_misslab_v1_misslab_proto_rawDescGZIP() []byte {
 }
 
 var file_misslab_v1_misslab_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_misslab_v1_misslab_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
+var file_misslab_v1_misslab_proto_msgTypes = make([]protoimpl.MessageInfo, 44)
 var file_misslab_v1_misslab_proto_goTypes = []any{
 	(SweepStatus_State)(0),      // 0: misslab.v1.SweepStatus.State
 	(Ack_Outcome)(0),            // 1: misslab.v1.Ack.Outcome
@@ -3027,88 +3264,97 @@ var file_misslab_v1_misslab_proto_goTypes = []any{
 	(*WatchRequest)(nil),        // 11: misslab.v1.WatchRequest
 	(*CancelRequest)(nil),       // 12: misslab.v1.CancelRequest
 	(*CancelResponse)(nil),      // 13: misslab.v1.CancelResponse
-	(*ExportRequest)(nil),       // 14: misslab.v1.ExportRequest
-	(*UploadTableRequest)(nil),  // 15: misslab.v1.UploadTableRequest
-	(*UploadTableResponse)(nil), // 16: misslab.v1.UploadTableResponse
-	(*StatTableRequest)(nil),    // 17: misslab.v1.StatTableRequest
-	(*StatTableResponse)(nil),   // 18: misslab.v1.StatTableResponse
-	(*FetchTableRequest)(nil),   // 19: misslab.v1.FetchTableRequest
-	(*FetchTableResponse)(nil),  // 20: misslab.v1.FetchTableResponse
-	(*ExportResponse)(nil),      // 21: misslab.v1.ExportResponse
-	(*WatchResponse)(nil),       // 22: misslab.v1.WatchResponse
-	(*SweepStatus)(nil),         // 23: misslab.v1.SweepStatus
-	(*WorkRequest)(nil),         // 24: misslab.v1.WorkRequest
-	(*WorkResponse)(nil),        // 25: misslab.v1.WorkResponse
-	(*Hello)(nil),               // 26: misslab.v1.Hello
-	(*Held)(nil),                // 27: misslab.v1.Held
-	(*Welcome)(nil),             // 28: misslab.v1.Welcome
-	(*Rebind)(nil),              // 29: misslab.v1.Rebind
-	(*SweepSpecMessage)(nil),    // 30: misslab.v1.SweepSpecMessage
-	(*JobBatch)(nil),            // 31: misslab.v1.JobBatch
-	(*Job)(nil),                 // 32: misslab.v1.Job
-	(*Heartbeat)(nil),           // 33: misslab.v1.Heartbeat
-	(*ResultBatch)(nil),         // 34: misslab.v1.ResultBatch
-	(*JobResult)(nil),           // 35: misslab.v1.JobResult
-	(*PipelineResult)(nil),      // 36: misslab.v1.PipelineResult
-	(*Release)(nil),             // 37: misslab.v1.Release
-	(*Ack)(nil),                 // 38: misslab.v1.Ack
-	(*CancelLeases)(nil),        // 39: misslab.v1.CancelLeases
-	nil,                         // 40: misslab.v1.Pipeline.SettingsEntry
-	(*Ack_Item)(nil),            // 41: misslab.v1.Ack.Item
+	(*RetryRequest)(nil),        // 14: misslab.v1.RetryRequest
+	(*RetryResponse)(nil),       // 15: misslab.v1.RetryResponse
+	(*ExportRequest)(nil),       // 16: misslab.v1.ExportRequest
+	(*UploadTableRequest)(nil),  // 17: misslab.v1.UploadTableRequest
+	(*UploadTableResponse)(nil), // 18: misslab.v1.UploadTableResponse
+	(*StatTableRequest)(nil),    // 19: misslab.v1.StatTableRequest
+	(*StatTableResponse)(nil),   // 20: misslab.v1.StatTableResponse
+	(*FetchTableRequest)(nil),   // 21: misslab.v1.FetchTableRequest
+	(*FetchTableResponse)(nil),  // 22: misslab.v1.FetchTableResponse
+	(*ExportResponse)(nil),      // 23: misslab.v1.ExportResponse
+	(*WatchResponse)(nil),       // 24: misslab.v1.WatchResponse
+	(*SweepStatus)(nil),         // 25: misslab.v1.SweepStatus
+	(*WorkRequest)(nil),         // 26: misslab.v1.WorkRequest
+	(*WorkResponse)(nil),        // 27: misslab.v1.WorkResponse
+	(*Hello)(nil),               // 28: misslab.v1.Hello
+	(*Held)(nil),                // 29: misslab.v1.Held
+	(*Welcome)(nil),             // 30: misslab.v1.Welcome
+	(*Rebind)(nil),              // 31: misslab.v1.Rebind
+	(*SweepSpecMessage)(nil),    // 32: misslab.v1.SweepSpecMessage
+	(*JobBatch)(nil),            // 33: misslab.v1.JobBatch
+	(*Job)(nil),                 // 34: misslab.v1.Job
+	(*Heartbeat)(nil),           // 35: misslab.v1.Heartbeat
+	(*ResultBatch)(nil),         // 36: misslab.v1.ResultBatch
+	(*JobResult)(nil),           // 37: misslab.v1.JobResult
+	(*PipelineResult)(nil),      // 38: misslab.v1.PipelineResult
+	(*Release)(nil),             // 39: misslab.v1.Release
+	(*Ack)(nil),                 // 40: misslab.v1.Ack
+	(*CancelLeases)(nil),        // 41: misslab.v1.CancelLeases
+	(*RenewLeases)(nil),         // 42: misslab.v1.RenewLeases
+	(*Renewal)(nil),             // 43: misslab.v1.Renewal
+	nil,                         // 44: misslab.v1.Pipeline.SettingsEntry
+	(*Ack_Item)(nil),            // 45: misslab.v1.Ack.Item
 }
 var file_misslab_v1_misslab_proto_depIdxs = []int32{
 	3,  // 0: misslab.v1.Scenario.table:type_name -> misslab.v1.TableSource
-	40, // 1: misslab.v1.Pipeline.settings:type_name -> misslab.v1.Pipeline.SettingsEntry
+	44, // 1: misslab.v1.Pipeline.settings:type_name -> misslab.v1.Pipeline.SettingsEntry
 	5,  // 2: misslab.v1.Pipeline.methods:type_name -> misslab.v1.MethodRef
 	2,  // 3: misslab.v1.SweepSpec.scenarios:type_name -> misslab.v1.Scenario
 	4,  // 4: misslab.v1.SweepSpec.pipelines:type_name -> misslab.v1.Pipeline
 	6,  // 5: misslab.v1.SubmitRequest.spec:type_name -> misslab.v1.SweepSpec
-	23, // 6: misslab.v1.SubmitResponse.status:type_name -> misslab.v1.SweepStatus
-	23, // 7: misslab.v1.StatusResponse.sweeps:type_name -> misslab.v1.SweepStatus
-	23, // 8: misslab.v1.CancelResponse.status:type_name -> misslab.v1.SweepStatus
-	23, // 9: misslab.v1.WatchResponse.status:type_name -> misslab.v1.SweepStatus
-	0,  // 10: misslab.v1.SweepStatus.state:type_name -> misslab.v1.SweepStatus.State
-	26, // 11: misslab.v1.WorkRequest.hello:type_name -> misslab.v1.Hello
-	33, // 12: misslab.v1.WorkRequest.heartbeat:type_name -> misslab.v1.Heartbeat
-	34, // 13: misslab.v1.WorkRequest.results:type_name -> misslab.v1.ResultBatch
-	37, // 14: misslab.v1.WorkRequest.release:type_name -> misslab.v1.Release
-	28, // 15: misslab.v1.WorkResponse.welcome:type_name -> misslab.v1.Welcome
-	30, // 16: misslab.v1.WorkResponse.sweep:type_name -> misslab.v1.SweepSpecMessage
-	31, // 17: misslab.v1.WorkResponse.jobs:type_name -> misslab.v1.JobBatch
-	38, // 18: misslab.v1.WorkResponse.ack:type_name -> misslab.v1.Ack
-	39, // 19: misslab.v1.WorkResponse.cancel:type_name -> misslab.v1.CancelLeases
-	27, // 20: misslab.v1.Hello.held:type_name -> misslab.v1.Held
-	5,  // 21: misslab.v1.Hello.methods:type_name -> misslab.v1.MethodRef
-	29, // 22: misslab.v1.Welcome.rebinds:type_name -> misslab.v1.Rebind
-	6,  // 23: misslab.v1.SweepSpecMessage.spec:type_name -> misslab.v1.SweepSpec
-	32, // 24: misslab.v1.JobBatch.jobs:type_name -> misslab.v1.Job
-	35, // 25: misslab.v1.ResultBatch.results:type_name -> misslab.v1.JobResult
-	36, // 26: misslab.v1.JobResult.pipelines:type_name -> misslab.v1.PipelineResult
-	41, // 27: misslab.v1.Ack.items:type_name -> misslab.v1.Ack.Item
-	1,  // 28: misslab.v1.Ack.Item.outcome:type_name -> misslab.v1.Ack.Outcome
-	7,  // 29: misslab.v1.SweepService.Submit:input_type -> misslab.v1.SubmitRequest
-	9,  // 30: misslab.v1.SweepService.Status:input_type -> misslab.v1.StatusRequest
-	11, // 31: misslab.v1.SweepService.Watch:input_type -> misslab.v1.WatchRequest
-	12, // 32: misslab.v1.SweepService.Cancel:input_type -> misslab.v1.CancelRequest
-	14, // 33: misslab.v1.SweepService.Export:input_type -> misslab.v1.ExportRequest
-	15, // 34: misslab.v1.SweepService.UploadTable:input_type -> misslab.v1.UploadTableRequest
-	17, // 35: misslab.v1.SweepService.StatTable:input_type -> misslab.v1.StatTableRequest
-	24, // 36: misslab.v1.WorkService.Work:input_type -> misslab.v1.WorkRequest
-	19, // 37: misslab.v1.WorkService.FetchTable:input_type -> misslab.v1.FetchTableRequest
-	8,  // 38: misslab.v1.SweepService.Submit:output_type -> misslab.v1.SubmitResponse
-	10, // 39: misslab.v1.SweepService.Status:output_type -> misslab.v1.StatusResponse
-	22, // 40: misslab.v1.SweepService.Watch:output_type -> misslab.v1.WatchResponse
-	13, // 41: misslab.v1.SweepService.Cancel:output_type -> misslab.v1.CancelResponse
-	21, // 42: misslab.v1.SweepService.Export:output_type -> misslab.v1.ExportResponse
-	16, // 43: misslab.v1.SweepService.UploadTable:output_type -> misslab.v1.UploadTableResponse
-	18, // 44: misslab.v1.SweepService.StatTable:output_type -> misslab.v1.StatTableResponse
-	25, // 45: misslab.v1.WorkService.Work:output_type -> misslab.v1.WorkResponse
-	20, // 46: misslab.v1.WorkService.FetchTable:output_type -> misslab.v1.FetchTableResponse
-	38, // [38:47] is the sub-list for method output_type
-	29, // [29:38] is the sub-list for method input_type
-	29, // [29:29] is the sub-list for extension type_name
-	29, // [29:29] is the sub-list for extension extendee
-	0,  // [0:29] is the sub-list for field type_name
+	25, // 6: misslab.v1.SubmitResponse.status:type_name -> misslab.v1.SweepStatus
+	25, // 7: misslab.v1.StatusResponse.sweeps:type_name -> misslab.v1.SweepStatus
+	25, // 8: misslab.v1.CancelResponse.status:type_name -> misslab.v1.SweepStatus
+	25, // 9: misslab.v1.RetryResponse.status:type_name -> misslab.v1.SweepStatus
+	25, // 10: misslab.v1.WatchResponse.status:type_name -> misslab.v1.SweepStatus
+	0,  // 11: misslab.v1.SweepStatus.state:type_name -> misslab.v1.SweepStatus.State
+	28, // 12: misslab.v1.WorkRequest.hello:type_name -> misslab.v1.Hello
+	35, // 13: misslab.v1.WorkRequest.heartbeat:type_name -> misslab.v1.Heartbeat
+	36, // 14: misslab.v1.WorkRequest.results:type_name -> misslab.v1.ResultBatch
+	39, // 15: misslab.v1.WorkRequest.release:type_name -> misslab.v1.Release
+	30, // 16: misslab.v1.WorkResponse.welcome:type_name -> misslab.v1.Welcome
+	32, // 17: misslab.v1.WorkResponse.sweep:type_name -> misslab.v1.SweepSpecMessage
+	33, // 18: misslab.v1.WorkResponse.jobs:type_name -> misslab.v1.JobBatch
+	40, // 19: misslab.v1.WorkResponse.ack:type_name -> misslab.v1.Ack
+	41, // 20: misslab.v1.WorkResponse.cancel:type_name -> misslab.v1.CancelLeases
+	42, // 21: misslab.v1.WorkResponse.renew:type_name -> misslab.v1.RenewLeases
+	29, // 22: misslab.v1.Hello.held:type_name -> misslab.v1.Held
+	5,  // 23: misslab.v1.Hello.methods:type_name -> misslab.v1.MethodRef
+	31, // 24: misslab.v1.Welcome.rebinds:type_name -> misslab.v1.Rebind
+	6,  // 25: misslab.v1.SweepSpecMessage.spec:type_name -> misslab.v1.SweepSpec
+	34, // 26: misslab.v1.JobBatch.jobs:type_name -> misslab.v1.Job
+	37, // 27: misslab.v1.ResultBatch.results:type_name -> misslab.v1.JobResult
+	38, // 28: misslab.v1.JobResult.pipelines:type_name -> misslab.v1.PipelineResult
+	45, // 29: misslab.v1.Ack.items:type_name -> misslab.v1.Ack.Item
+	43, // 30: misslab.v1.RenewLeases.leases:type_name -> misslab.v1.Renewal
+	1,  // 31: misslab.v1.Ack.Item.outcome:type_name -> misslab.v1.Ack.Outcome
+	7,  // 32: misslab.v1.SweepService.Submit:input_type -> misslab.v1.SubmitRequest
+	9,  // 33: misslab.v1.SweepService.Status:input_type -> misslab.v1.StatusRequest
+	11, // 34: misslab.v1.SweepService.Watch:input_type -> misslab.v1.WatchRequest
+	12, // 35: misslab.v1.SweepService.Cancel:input_type -> misslab.v1.CancelRequest
+	14, // 36: misslab.v1.SweepService.Retry:input_type -> misslab.v1.RetryRequest
+	16, // 37: misslab.v1.SweepService.Export:input_type -> misslab.v1.ExportRequest
+	17, // 38: misslab.v1.SweepService.UploadTable:input_type -> misslab.v1.UploadTableRequest
+	19, // 39: misslab.v1.SweepService.StatTable:input_type -> misslab.v1.StatTableRequest
+	26, // 40: misslab.v1.WorkService.Work:input_type -> misslab.v1.WorkRequest
+	21, // 41: misslab.v1.WorkService.FetchTable:input_type -> misslab.v1.FetchTableRequest
+	8,  // 42: misslab.v1.SweepService.Submit:output_type -> misslab.v1.SubmitResponse
+	10, // 43: misslab.v1.SweepService.Status:output_type -> misslab.v1.StatusResponse
+	24, // 44: misslab.v1.SweepService.Watch:output_type -> misslab.v1.WatchResponse
+	13, // 45: misslab.v1.SweepService.Cancel:output_type -> misslab.v1.CancelResponse
+	15, // 46: misslab.v1.SweepService.Retry:output_type -> misslab.v1.RetryResponse
+	23, // 47: misslab.v1.SweepService.Export:output_type -> misslab.v1.ExportResponse
+	18, // 48: misslab.v1.SweepService.UploadTable:output_type -> misslab.v1.UploadTableResponse
+	20, // 49: misslab.v1.SweepService.StatTable:output_type -> misslab.v1.StatTableResponse
+	27, // 50: misslab.v1.WorkService.Work:output_type -> misslab.v1.WorkResponse
+	22, // 51: misslab.v1.WorkService.FetchTable:output_type -> misslab.v1.FetchTableResponse
+	42, // [42:52] is the sub-list for method output_type
+	32, // [32:42] is the sub-list for method input_type
+	32, // [32:32] is the sub-list for extension type_name
+	32, // [32:32] is the sub-list for extension extendee
+	0,  // [0:32] is the sub-list for field type_name
 }
 
 func init() { file_misslab_v1_misslab_proto_init() }
@@ -3116,27 +3362,28 @@ func file_misslab_v1_misslab_proto_init() {
 	if File_misslab_v1_misslab_proto != nil {
 		return
 	}
-	file_misslab_v1_misslab_proto_msgTypes[22].OneofWrappers = []any{
+	file_misslab_v1_misslab_proto_msgTypes[24].OneofWrappers = []any{
 		(*WorkRequest_Hello)(nil),
 		(*WorkRequest_Heartbeat)(nil),
 		(*WorkRequest_Results)(nil),
 		(*WorkRequest_Release)(nil),
 	}
-	file_misslab_v1_misslab_proto_msgTypes[23].OneofWrappers = []any{
+	file_misslab_v1_misslab_proto_msgTypes[25].OneofWrappers = []any{
 		(*WorkResponse_Welcome)(nil),
 		(*WorkResponse_Sweep)(nil),
 		(*WorkResponse_Jobs)(nil),
 		(*WorkResponse_Ack)(nil),
 		(*WorkResponse_Cancel)(nil),
+		(*WorkResponse_Renew)(nil),
 	}
-	file_misslab_v1_misslab_proto_msgTypes[34].OneofWrappers = []any{}
+	file_misslab_v1_misslab_proto_msgTypes[36].OneofWrappers = []any{}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_misslab_v1_misslab_proto_rawDesc), len(file_misslab_v1_misslab_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   40,
+			NumMessages:   44,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

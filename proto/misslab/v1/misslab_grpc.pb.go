@@ -26,6 +26,7 @@ const (
 	SweepService_Status_FullMethodName      = "/misslab.v1.SweepService/Status"
 	SweepService_Watch_FullMethodName       = "/misslab.v1.SweepService/Watch"
 	SweepService_Cancel_FullMethodName      = "/misslab.v1.SweepService/Cancel"
+	SweepService_Retry_FullMethodName       = "/misslab.v1.SweepService/Retry"
 	SweepService_Export_FullMethodName      = "/misslab.v1.SweepService/Export"
 	SweepService_UploadTable_FullMethodName = "/misslab.v1.SweepService/UploadTable"
 	SweepService_StatTable_FullMethodName   = "/misslab.v1.SweepService/StatTable"
@@ -49,6 +50,11 @@ type SweepServiceClient interface {
 	// Cancel stops dispatching a sweep's jobs and revokes its leases; stored
 	// results are kept and a later Submit resumes it.
 	Cancel(ctx context.Context, in *CancelRequest, opts ...grpc.CallOption) (*CancelResponse, error)
+	// Retry puts the jobs of a sweep that failed for good back to run again
+	// and clears their stored failures. A cancelled sweep keeps them
+	// pending until a Submit resumes it. A unique prefix of an id, or a
+	// sweep name, is accepted.
+	Retry(ctx context.Context, in *RetryRequest, opts ...grpc.CallOption) (*RetryResponse, error)
 	// Export streams the stored results of a sweep as tidy CSV, or with
 	// folds set the test-fold membership of a table sweep's rows.
 	Export(ctx context.Context, in *ExportRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ExportResponse], error)
@@ -121,6 +127,16 @@ func (c *sweepServiceClient) Cancel(ctx context.Context, in *CancelRequest, opts
 	return out, nil
 }
 
+func (c *sweepServiceClient) Retry(ctx context.Context, in *RetryRequest, opts ...grpc.CallOption) (*RetryResponse, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(RetryResponse)
+	err := c.cc.Invoke(ctx, SweepService_Retry_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 func (c *sweepServiceClient) Export(ctx context.Context, in *ExportRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[ExportResponse], error) {
 	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
 	stream, err := c.cc.NewStream(ctx, &SweepService_ServiceDesc.Streams[1], SweepService_Export_FullMethodName, cOpts...)
@@ -181,6 +197,11 @@ type SweepServiceServer interface {
 	// Cancel stops dispatching a sweep's jobs and revokes its leases; stored
 	// results are kept and a later Submit resumes it.
 	Cancel(context.Context, *CancelRequest) (*CancelResponse, error)
+	// Retry puts the jobs of a sweep that failed for good back to run again
+	// and clears their stored failures. A cancelled sweep keeps them
+	// pending until a Submit resumes it. A unique prefix of an id, or a
+	// sweep name, is accepted.
+	Retry(context.Context, *RetryRequest) (*RetryResponse, error)
 	// Export streams the stored results of a sweep as tidy CSV, or with
 	// folds set the test-fold membership of a table sweep's rows.
 	Export(*ExportRequest, grpc.ServerStreamingServer[ExportResponse]) error
@@ -215,6 +236,9 @@ func (UnimplementedSweepServiceServer) Watch(*WatchRequest, grpc.ServerStreaming
 }
 func (UnimplementedSweepServiceServer) Cancel(context.Context, *CancelRequest) (*CancelResponse, error) {
 	return nil, status.Error(codes.Unimplemented, "method Cancel not implemented")
+}
+func (UnimplementedSweepServiceServer) Retry(context.Context, *RetryRequest) (*RetryResponse, error) {
+	return nil, status.Error(codes.Unimplemented, "method Retry not implemented")
 }
 func (UnimplementedSweepServiceServer) Export(*ExportRequest, grpc.ServerStreamingServer[ExportResponse]) error {
 	return status.Error(codes.Unimplemented, "method Export not implemented")
@@ -311,6 +335,24 @@ func _SweepService_Cancel_Handler(srv interface{}, ctx context.Context, dec func
 	return interceptor(ctx, in, info, handler)
 }
 
+func _SweepService_Retry_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(RetryRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(SweepServiceServer).Retry(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: SweepService_Retry_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(SweepServiceServer).Retry(ctx, req.(*RetryRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 func _SweepService_Export_Handler(srv interface{}, stream grpc.ServerStream) error {
 	m := new(ExportRequest)
 	if err := stream.RecvMsg(m); err != nil {
@@ -365,6 +407,10 @@ var SweepService_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Cancel",
 			Handler:    _SweepService_Cancel_Handler,
+		},
+		{
+			MethodName: "Retry",
+			Handler:    _SweepService_Retry_Handler,
 		},
 		{
 			MethodName: "StatTable",
