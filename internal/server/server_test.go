@@ -216,12 +216,15 @@ func (r *rawWorker) healthy(t testing.TB) {
 // recvType receives the next message, which must be of type T.
 func recvType[T any](t testing.TB, s pb.WorkService_WorkClient) T {
 	t.Helper()
+	var zero T
+	if v, ok := takeStashed[T](s); ok {
+		return v
+	}
 	for {
 		m, err := s.Recv()
 		if err != nil {
 			t.Fatal(err)
 		}
-		var zero T
 		if _, isCancel := m.GetMsg().(*pb.WorkResponse_Cancel); isCancel {
 			if _, want := any(zero).(*pb.WorkResponse_Cancel); !want {
 				continue // revocations may interleave
@@ -229,7 +232,8 @@ func recvType[T any](t testing.TB, s pb.WorkService_WorkClient) T {
 		}
 		if _, isJobs := m.GetMsg().(*pb.WorkResponse_Jobs); isJobs {
 			if _, wantAck := any(zero).(*pb.WorkResponse_Ack); wantAck {
-				continue // a re-queued job may be leased before the ack goes out
+				stash(s, m) // a re-queued job may be leased before the ack goes out: kept for the next recvType
+				continue
 			}
 		}
 		v, ok := m.GetMsg().(T)
@@ -238,6 +242,33 @@ func recvType[T any](t testing.TB, s pb.WorkService_WorkClient) T {
 		}
 		return v
 	}
+}
+
+// stashed holds, per stream, the messages recvType passed over while it
+// waited for another type.
+var stashed = struct {
+	sync.Mutex
+	m map[pb.WorkService_WorkClient][]*pb.WorkResponse
+}{m: map[pb.WorkService_WorkClient][]*pb.WorkResponse{}}
+
+func stash(s pb.WorkService_WorkClient, m *pb.WorkResponse) {
+	stashed.Lock()
+	defer stashed.Unlock()
+	stashed.m[s] = append(stashed.m[s], m)
+}
+
+// takeStashed returns the first message of type T stashed for s.
+func takeStashed[T any](s pb.WorkService_WorkClient) (T, bool) {
+	stashed.Lock()
+	defer stashed.Unlock()
+	for i, m := range stashed.m[s] {
+		if v, ok := m.GetMsg().(T); ok {
+			stashed.m[s] = append(stashed.m[s][:i:i], stashed.m[s][i+1:]...)
+			return v, true
+		}
+	}
+	var zero T
+	return zero, false
 }
 
 // relay forwards TCP connections from a loopback address of its own,

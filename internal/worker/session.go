@@ -89,6 +89,8 @@ func (w *Worker) connectLoop(ctx context.Context, client pb.WorkServiceClient) {
 func (w *Worker) runSession(ctx context.Context, client pb.WorkServiceClient) error {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	w.setOpening(true)
+	defer w.setOpening(false)
 	stream, err := client.Work(sctx)
 	if err != nil {
 		return err
@@ -112,6 +114,9 @@ func (w *Worker) runSession(ctx context.Context, client pb.WorkServiceClient) er
 		heartbeat: max(time.Duration(wel.GetHeartbeatSeconds()*float64(time.Second)), 10*time.Millisecond),
 		ctx:       sctx, work: client, gate: newTableGate()}
 	w.start(s, hello.GetHeld(), wel.GetRebinds())
+	if w.isClosed() { // a drain began while the session opened: close it as the drain would have
+		s.closeSend()
+	}
 	w.log.Info("connected to coordinator", "addr", w.opts.Addr, "held", len(hello.GetHeld()), "fp_class", hello.GetFpClass())
 	senderDone := make(chan struct{})
 	go func() { defer close(senderDone); w.sender(sctx, s) }()

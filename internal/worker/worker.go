@@ -107,6 +107,7 @@ type Worker struct {
 	refusal  refusal  // closed when the coordinator refuses the worker
 	seen     attempts // how the connection attempts ended
 	closed   bool     // the drained worker closed its stream: no reconnection
+	opening  bool     // runSession has opened a stream that has not started yet (see closeSession)
 }
 
 // Run connects to the coordinator and runs jobs until ctx ends, or until
