@@ -13,14 +13,15 @@ import (
 var ErrNoBayes = errors.New("sim: no Bayes predictor for this scenario")
 
 // HasBayes reports whether misslab computes the Bayes predictor
-// E[Y | observed entries, mask] of s: for every valid scenario except
+// E[Y | observed entries, mask] of s, a regression task (a binary task's
+// oracle is BayesProba): for every valid scenario except
 // censoring MNAR on the Friedman, Model 4 and toy models, or with ρ < 0
 // (there the conditional law of the censored entries is a truncated
 // multivariate Gaussian whose moments need a 3-D integral (sin(πX1X2)),
 // a non-Gaussian covariate law, or a negative common factor; not
 // implemented). Under MNAR the quadratic and linear models are covered.
 func HasBayes(s Scenario) bool {
-	return s.Validate() == nil && s.Model != Table && (s.Mechanism != MNAR || hasCensoredBayes(s))
+	return s.Validate() == nil && s.Model != Table && !IsClassification(s.Task) && (s.Mechanism != MNAR || hasCensoredBayes(s))
 }
 
 // BayesPredict returns the Bayes predictor E[Y | X_obs = x_obs, M = m] of

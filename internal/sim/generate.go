@@ -49,7 +49,8 @@ type Rep struct {
 // any goroutine, in any order of calls. Within a set, rows are drawn in
 // order; each row consumes its covariates, then its row-wise mask draws
 // (MCAR, predictive, MAR: one uniform per masked column), then one normal
-// for the noise; censoring MNAR is applied per column after all rows.
+// for the noise (a binary task: one uniform for the Bernoulli draw of Y);
+// censoring MNAR is applied per column after all rows.
 // Errors wrap ErrInvalid.
 func Generate(s Scenario, seed uint64, rep int) (Rep, error) {
 	if err := s.Validate(); err != nil {
@@ -92,6 +93,14 @@ func (l *law) fill(r *rand.Rand, full, obs, y []float64) {
 		l.drawX(r, f)
 		copy(o, f)
 		l.maskRow(r, f, o)
-		y[i] = l.signal(f) + l.maskEffect(f, o) + noise*r.NormFloat64()
+		eta := l.signal(f) + l.maskEffect(f, o)
+		if l.s.Task == Binary {
+			y[i] = 0
+			if r.Float64() < l.binaryProb(eta) {
+				y[i] = 1
+			}
+			continue
+		}
+		y[i] = eta + noise*r.NormFloat64()
 	}
 }

@@ -96,6 +96,15 @@ type Scenario struct {
 	Eta float64
 	// Table is the user's table of a Table scenario, nil otherwise.
 	Table *TableRef
+	// Task is the prediction task: "" or Regression (the default), Binary
+	// (simulated data through a logistic link, or a table whose target
+	// has two levels) or Multiclass (a table's target with more). See
+	// task.go.
+	Task string
+	// Scale and Threshold are a and c of a simulated binary task:
+	// P(Y = 1 | X, M) = σ(a·(η(X, M) − c)); both 0 otherwise. The grid's
+	// defaults are DefaultScale(model) and MedianThreshold.
+	Scale, Threshold float64
 }
 
 // Defaults returns the paper's settings for model: ρ = 0.5, σ = 0.1,
@@ -201,6 +210,9 @@ func (s Scenario) Validate() error {
 	}
 	if !(s.Noise >= 0) || math.IsInf(s.Noise, 0) {
 		return bad("noise = %v must be a finite standard deviation ≥ 0", s.Noise)
+	}
+	if err := s.validateTask(); err != nil {
+		return err
 	}
 	if s.NTrain < 1 || s.NTrain > maxN {
 		return bad("n_train = %d outside [1, %d]", s.NTrain, maxN)
@@ -319,6 +331,7 @@ func (s Scenario) Canonical() string {
 		b.WriteString(strconv.Itoa(c))
 	}
 	b.WriteString(";eta=" + f(s.Eta))
+	b.WriteString(s.taskCanonical())
 	return b.String()
 }
 

@@ -111,6 +111,10 @@ func (s Scenario) validateTable() error {
 		return invalidf("mechanism %q takes no rate and no columns", None)
 	case s.Mechanism != None && !(s.Rate > 0):
 		return invalidf("rate = %v with mechanism %q (must be in (0, 1))", s.Rate, s.Mechanism)
+	case s.Task != "" && s.Task != Regression && s.Task != Binary && s.Task != Multiclass:
+		return invalidf("task %q is unknown for a table (known: %s, %s, %s)", s.Task, Regression, Binary, Multiclass)
+	case s.Scale != 0 || s.Threshold != 0:
+		return invalidf("scale and threshold define a simulated binary task; a table's classes are its target's levels")
 	}
 	return s.validateTableColumns()
 }
@@ -249,6 +253,7 @@ func (s Scenario) tableCanonical() string {
 		}
 		b.WriteString(strconv.Itoa(c))
 	}
+	b.WriteString(s.taskCanonical())
 	return b.String()
 }
 

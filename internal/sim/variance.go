@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math"
 )
 
@@ -64,6 +65,9 @@ func VarianceInfo(s Scenario) (VarianceEstimate, error) {
 	}
 	if err := noPopulation(s); err != nil {
 		return VarianceEstimate{}, err
+	}
+	if IsClassification(s.Task) {
+		return VarianceEstimate{}, fmt.Errorf("%w: Var(Y) and R² are for regression; task %q is scored by log-loss, AUC and accuracy", ErrInvalid, s.Task)
 	}
 	e := signalVariance(s)
 	e.Value += s.Noise * s.Noise

@@ -124,13 +124,14 @@ func sweepRecord(id string, m *storev1.Sweep) (SweepRecord, error) {
 func scenarioMessage(sc Scenario) *storev1.Scenario {
 	return &storev1.Scenario{Model: sc.Model, D: int64(sc.D), Rho: sc.Rho, Noise: sc.Noise,
 		NTrain: int64(sc.NTrain), NTest: int64(sc.NTest), Mechanism: sc.Mechanism, Rate: sc.Rate,
-		Columns: ints64(sc.Columns), Eta: sc.Eta, ReadsTable: sc.Table != nil}
+		Columns: ints64(sc.Columns), Eta: sc.Eta, ReadsTable: sc.Table != nil,
+		Task: sc.Task, Scale: sc.Scale, Threshold: sc.Threshold}
 }
 
 func scenarioRecord(m *storev1.Scenario, table *Table) Scenario {
 	sc := Scenario{Model: m.GetModel(), D: int(m.GetD()), Rho: m.GetRho(), Noise: m.GetNoise(),
 		NTrain: int(m.GetNTrain()), NTest: int(m.GetNTest()), Mechanism: m.GetMechanism(), Rate: m.GetRate(),
-		Eta: m.GetEta()}
+		Eta: m.GetEta(), Task: m.GetTask(), Scale: m.GetScale(), Threshold: m.GetThreshold()}
 	if len(m.GetColumns()) > 0 {
 		sc.Columns = make([]int, len(m.GetColumns()))
 		for i, c := range m.GetColumns() {

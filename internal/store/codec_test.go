@@ -63,6 +63,7 @@ func goldenRecords(t *testing.T) []struct {
 		{"sweep", bucketSweeps, []byte(sw.ID), swMsg},
 		{"table-sweep", bucketSweeps, []byte(strings.Repeat("7a", 32)), tabMsg},
 		{"draw", bucketDraws, dk[:], drawMessage(1, sw.Spec.Scenarios[0])},
+		{"binary-draw", bucketDraws, dk[:], drawMessage(1, binaryScenario())},
 		{"table-draw", bucketDraws, tk[:], drawMessage(9, tab.Scenarios[0])},
 		{"pipeline", bucketPipelines, pk[:], pipelineMessage(sw.Spec.Pipelines[1])},
 		{"result", bucketResults, rk, resultMessage(Result{R2: 0.75, MSE: math.Copysign(0, -1), FitSeconds: 5e-324,
@@ -109,6 +110,9 @@ func TestKeysGolden(t *testing.T) {
 	var b strings.Builder
 	sw := goldenSweep()
 	scs := append(sw.Spec.Scenarios, tableSweep(t).Scenarios...)
+	multi := tableSweep(t).Scenarios[1]
+	multi.Task = "multiclass"
+	scs = append(scs, binaryScenario(), multi)
 	for _, sc := range scs {
 		k := NewDrawKey(sw.Spec.Seed, sc)
 		fmt.Fprintf(&b, "draw %x %s\n", k, sc.Canonical())
@@ -221,4 +225,11 @@ func TestGoldenFilesListEveryRecordKind(t *testing.T) {
 			t.Errorf("records.golden has no %s record", want)
 		}
 	}
+}
+
+// binaryScenario is the quadratic model's binary task.
+func binaryScenario() Scenario {
+	sc := quadratic(0.2)
+	sc.Noise, sc.Task, sc.Scale, sc.Threshold = 0, "binary", 0.782, 4.196736642916117
+	return sc
 }

@@ -73,6 +73,12 @@ func (sc Scenario) Canonical() string {
 	if sc.Table == nil {
 		b.WriteString(";eta=" + fmtFloat(sc.Eta))
 	}
+	if sc.Task != "" && sc.Task != "regression" { // regression keys predate tasks
+		b.WriteString(";task=" + sc.Task)
+		if sc.Table == nil {
+			b.WriteString(";scale=" + fmtFloat(sc.Scale) + ";threshold=" + fmtFloat(sc.Threshold))
+		}
+	}
 	return b.String()
 }
 

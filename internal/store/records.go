@@ -69,6 +69,10 @@ type Scenario struct {
 	Columns       []int   // 0-based covariates that may be missing
 	Eta           float64 // P(W = 0) of the prop2 model, else 0
 	Table         *Table  // the table read, nil for simulated data
+	// Task is "" or "regression", "binary" or "multiclass"; Scale and
+	// Threshold are a simulated binary task's logistic link, else 0.
+	Task             string
+	Scale, Threshold float64
 }
 
 // Units returns how many jobs one repetition of the scenario makes.

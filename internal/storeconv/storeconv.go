@@ -110,7 +110,8 @@ func ScenarioToStore(sc sim.Scenario) store.Scenario { return scenarioToStore(sc
 
 func scenarioToStore(sc sim.Scenario) store.Scenario {
 	out := store.Scenario{Model: sc.Model, D: sc.D, Rho: sc.Rho, Noise: sc.Noise, NTrain: sc.NTrain, NTest: sc.NTest,
-		Mechanism: sc.Mechanism, Rate: sc.Rate, Columns: sc.Columns, Eta: sc.Eta}
+		Mechanism: sc.Mechanism, Rate: sc.Rate, Columns: sc.Columns, Eta: sc.Eta,
+		Task: sc.Task, Scale: sc.Scale, Threshold: sc.Threshold}
 	if t := sc.Table; t != nil {
 		out.Table = &store.Table{SHA256: t.SHA256, Format: t.Format, Name: t.Name, Target: t.Target, Drop: t.Drop,
 			Categorical: t.Categorical, NA: t.NA, Folds: t.Folds, TestFraction: t.TestFraction, Features: t.Features}
@@ -120,7 +121,8 @@ func scenarioToStore(sc sim.Scenario) store.Scenario {
 
 func scenarioFromStore(sc store.Scenario) sim.Scenario {
 	out := sim.Scenario{Model: sc.Model, D: sc.D, Rho: sc.Rho, Noise: sc.Noise, NTrain: sc.NTrain, NTest: sc.NTest,
-		Mechanism: sc.Mechanism, Rate: sc.Rate, Columns: sc.Columns, Eta: sc.Eta}
+		Mechanism: sc.Mechanism, Rate: sc.Rate, Columns: sc.Columns, Eta: sc.Eta,
+		Task: sc.Task, Scale: sc.Scale, Threshold: sc.Threshold}
 	if t := sc.Table; t != nil {
 		out.Table = &sim.TableRef{SHA256: t.SHA256, Format: t.Format, Name: t.Name, Target: t.Target, Drop: t.Drop,
 			Categorical: t.Categorical, NA: t.NA, Folds: t.Folds, TestFraction: t.TestFraction, Features: t.Features}

@@ -166,7 +166,12 @@ type Scenario struct {
 	// The scenario's own table, when it is not its sweep's: a sweep whose
 	// scenarios name one file differently (only a client's Submit can
 	// make one) keeps each name.
-	Table         *Table `protobuf:"bytes,12,opt,name=table,proto3" json:"table,omitempty"`
+	Table *Table `protobuf:"bytes,12,opt,name=table,proto3" json:"table,omitempty"`
+	// The prediction task: absent (every record before classification) or
+	// "regression", "binary", "multiclass".
+	Task          string  `protobuf:"bytes,13,opt,name=task,proto3" json:"task,omitempty"`
+	Scale         float64 `protobuf:"fixed64,14,opt,name=scale,proto3" json:"scale,omitempty"`         // a of a simulated binary task, else 0
+	Threshold     float64 `protobuf:"fixed64,15,opt,name=threshold,proto3" json:"threshold,omitempty"` // c of a simulated binary task, else 0
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -283,6 +288,27 @@ func (x *Scenario) GetTable() *Table {
 		return x.Table
 	}
 	return nil
+}
+
+func (x *Scenario) GetTask() string {
+	if x != nil {
+		return x.Task
+	}
+	return ""
+}
+
+func (x *Scenario) GetScale() float64 {
+	if x != nil {
+		return x.Scale
+	}
+	return 0
+}
+
+func (x *Scenario) GetThreshold() float64 {
+	if x != nil {
+		return x.Threshold
+	}
+	return 0
 }
 
 // Table is a user's table as a sweep reads it.
@@ -1211,7 +1237,7 @@ const file_misslab_store_v1_store_proto_rawDesc = "" +
 	"\tpipelines\x18\x05 \x03(\v2\x1a.misslab.store.v1.PipelineR\tpipelines\x12-\n" +
 	"\x05table\x18\x06 \x01(\v2\x17.misslab.store.v1.TableR\x05table\x12\x1c\n" +
 	"\tcancelled\x18\a \x01(\bR\tcancelled\x12.\n" +
-	"\x13submitted_unix_nano\x18\b \x01(\x03R\x11submittedUnixNano\"\xb4\x02\n" +
+	"\x13submitted_unix_nano\x18\b \x01(\x03R\x11submittedUnixNano\"\xfc\x02\n" +
 	"\bScenario\x12\x14\n" +
 	"\x05model\x18\x01 \x01(\tR\x05model\x12\f\n" +
 	"\x01d\x18\x02 \x01(\x03R\x01d\x12\x10\n" +
@@ -1226,7 +1252,10 @@ const file_misslab_store_v1_store_proto_rawDesc = "" +
 	" \x01(\x01R\x03eta\x12\x1f\n" +
 	"\vreads_table\x18\v \x01(\bR\n" +
 	"readsTable\x12-\n" +
-	"\x05table\x18\f \x01(\v2\x17.misslab.store.v1.TableR\x05table\"\x80\x02\n" +
+	"\x05table\x18\f \x01(\v2\x17.misslab.store.v1.TableR\x05table\x12\x12\n" +
+	"\x04task\x18\r \x01(\tR\x04task\x12\x14\n" +
+	"\x05scale\x18\x0e \x01(\x01R\x05scale\x12\x1c\n" +
+	"\tthreshold\x18\x0f \x01(\x01R\tthreshold\"\x80\x02\n" +
 	"\x05Table\x12\x16\n" +
 	"\x06sha256\x18\x01 \x01(\tR\x06sha256\x12\x16\n" +
 	"\x06format\x18\x02 \x01(\tR\x06format\x12\x12\n" +
