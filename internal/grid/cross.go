@@ -12,7 +12,8 @@ import (
 
 // expander walks the cross product of a sweep's axes, model by model, and
 // validates every scenario. Loops nest in the documented order (outermost
-// first): model, d, rho, noise, n_train, n_test, eta, mechanism, rate.
+// first): model, d, rho, noise, n_train, n_test, eta, mechanism, rate,
+// scale, threshold.
 type expander struct {
 	ds  *diags
 	ax  *axes
@@ -66,6 +67,8 @@ func (x *expander) dims(def sim.Scenario) []dim {
 		newDim("eta", eta, def.Eta, func(s *sim.Scenario, v float64) { s.Eta = v }),
 		newDim("mechanism", ax.mech, def.Mechanism, func(s *sim.Scenario, v string) { s.Mechanism = v }),
 		newDim("rate", ax.rate, def.Rate, func(s *sim.Scenario, v float64) { s.Rate = v }),
+		newDim("scale", ax.scale, def.Scale, func(s *sim.Scenario, v float64) { s.Scale = v }),
+		newDim("threshold", ax.threshold, def.Threshold, func(s *sim.Scenario, v float64) { s.Threshold = v }),
 	}
 }
 
@@ -74,6 +77,7 @@ var fieldOf = map[string]string{
 	"model": "data.model", "d": "data.d", "rho": "data.rho", "noise": "data.noise",
 	"n_train": "data.n_train", "n_test": "data.n_test", "mechanism": "missingness.mechanism",
 	"rate": "missingness.rate", "columns": "missingness.columns", "eta": "data.eta",
+	"scale": "data.scale", "threshold": "data.threshold", "task": "data.task",
 }
 
 // model expands every scenario of the i-th model.
@@ -83,6 +87,7 @@ func (x *expander) model(mi int) {
 	if err != nil {
 		return // reported while decoding
 	}
+	def = x.ax.taskDefaults(def)
 	dims := x.dims(def)
 	for _, d := range dims {
 		if d.n == 0 {
@@ -116,6 +121,7 @@ func (x *expander) build(mi int, def sim.Scenario, dims []dim, idx []int) (sim.S
 	for k, d := range dims {
 		d.set(&s, idx[k])
 	}
+	x.ax.resolveThreshold(&s)
 	if s.Mechanism == sim.None {
 		if idx[dimRate] > 0 {
 			return s, false
@@ -246,6 +252,10 @@ func reset(s *sim.Scenario, name string, def sim.Scenario) bool {
 		s.Columns = slices.Clone(def.Columns)
 	case "eta":
 		s.Eta = def.Eta
+	case "scale":
+		s.Scale = def.Scale
+	case "threshold":
+		s.Threshold = def.Threshold
 	default:
 		return false
 	}

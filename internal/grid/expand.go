@@ -19,6 +19,8 @@ type axes struct {
 	d, nTrain, nTest    list[int]
 	rho, noise, rate    list[float64]
 	eta                 list[float64] // Proposition 2's P(W = 0); model prop2 only
+	task                string        // the sweep's one task: "" (regression) or sim.Binary
+	scale, threshold    list[float64] // a binary task's logistic link; threshold unset: the median
 	cols                columns
 	dataAt, missAt, hdr hcl.Range // block headers, for defaults and combinations
 }
@@ -63,6 +65,7 @@ func (p *parser) decodeAxes(b *hclsyntax.Block) (*axes, bool) {
 	ax.eta, o = decodeList(&p.ds, at["eta"], "data.eta", toFloat)
 	all(o)
 	all(p.etaModels(ax))
+	all(p.decodeTask(ax, at))
 	if miss != nil {
 		ax.missAt = miss.DefRange()
 		p.check(miss.Body, "missingness", missSchema)

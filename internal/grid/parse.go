@@ -141,7 +141,7 @@ type schema struct {
 }
 
 var (
-	dataSchema     = schema{attrs: []string{"model", "d", "rho", "noise", "n_train", "n_test", "eta"}}
+	dataSchema     = schema{attrs: []string{"model", "d", "rho", "noise", "n_train", "n_test", "eta", "task", "scale", "threshold"}}
 	missSchema     = schema{attrs: []string{"mechanism", "rate", "columns"}}
 	pipelineSchema = schema{attrs: []string{"learners", "strategies", "names"}}
 	sweepSchema    = schema{attrs: []string{"seed", "repetitions", "bayes", "methods"},

@@ -38,7 +38,7 @@ func SpecToProto(sw *grid.Sweep) *pb.SweepSpec {
 		}
 		ps := &pb.Scenario{Model: sc.Model, D: int32(sc.D), Rho: sc.Rho,
 			Noise: sc.Noise, NTrain: int32(sc.NTrain), NTest: int32(sc.NTest), Mechanism: sc.Mechanism,
-			Rate: sc.Rate, Columns: cols, Eta: sc.Eta}
+			Rate: sc.Rate, Columns: cols, Eta: sc.Eta, Task: sc.Task, Scale: sc.Scale, Threshold: sc.Threshold}
 		if sc.Table != nil {
 			if tables[sc.Table] == nil {
 				tables[sc.Table] = tableToProto(sc.Table)
@@ -170,7 +170,7 @@ func invalid(field, format string, a ...any) error {
 func scenarioFromProto(s *pb.Scenario) sim.Scenario {
 	sc := sim.Scenario{Model: s.GetModel(), D: int(s.GetD()), Rho: s.GetRho(), Noise: s.GetNoise(),
 		NTrain: int(s.GetNTrain()), NTest: int(s.GetNTest()), Mechanism: s.GetMechanism(), Rate: s.GetRate(),
-		Eta: s.GetEta()}
+		Eta: s.GetEta(), Task: s.GetTask(), Scale: s.GetScale(), Threshold: s.GetThreshold()}
 	for _, c := range s.GetColumns() {
 		sc.Columns = append(sc.Columns, int(c))
 	}

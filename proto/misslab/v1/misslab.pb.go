@@ -133,18 +133,24 @@ func (Ack_Outcome) EnumDescriptor() ([]byte, []int) {
 
 // Scenario mirrors sim.Scenario field for field.
 type Scenario struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Model         string                 `protobuf:"bytes,1,opt,name=model,proto3" json:"model,omitempty"`
-	D             int32                  `protobuf:"varint,2,opt,name=d,proto3" json:"d,omitempty"`
-	Rho           float64                `protobuf:"fixed64,3,opt,name=rho,proto3" json:"rho,omitempty"`
-	Noise         float64                `protobuf:"fixed64,4,opt,name=noise,proto3" json:"noise,omitempty"`
-	NTrain        int32                  `protobuf:"varint,5,opt,name=n_train,json=nTrain,proto3" json:"n_train,omitempty"`
-	NTest         int32                  `protobuf:"varint,6,opt,name=n_test,json=nTest,proto3" json:"n_test,omitempty"`
-	Mechanism     string                 `protobuf:"bytes,7,opt,name=mechanism,proto3" json:"mechanism,omitempty"`
-	Rate          float64                `protobuf:"fixed64,8,opt,name=rate,proto3" json:"rate,omitempty"`
-	Columns       []int32                `protobuf:"varint,9,rep,packed,name=columns,proto3" json:"columns,omitempty"`
-	Eta           float64                `protobuf:"fixed64,10,opt,name=eta,proto3" json:"eta,omitempty"`
-	Table         *TableSource           `protobuf:"bytes,11,opt,name=table,proto3" json:"table,omitempty"` // set when the data are a user's table (model "table")
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Model     string                 `protobuf:"bytes,1,opt,name=model,proto3" json:"model,omitempty"`
+	D         int32                  `protobuf:"varint,2,opt,name=d,proto3" json:"d,omitempty"`
+	Rho       float64                `protobuf:"fixed64,3,opt,name=rho,proto3" json:"rho,omitempty"`
+	Noise     float64                `protobuf:"fixed64,4,opt,name=noise,proto3" json:"noise,omitempty"`
+	NTrain    int32                  `protobuf:"varint,5,opt,name=n_train,json=nTrain,proto3" json:"n_train,omitempty"`
+	NTest     int32                  `protobuf:"varint,6,opt,name=n_test,json=nTest,proto3" json:"n_test,omitempty"`
+	Mechanism string                 `protobuf:"bytes,7,opt,name=mechanism,proto3" json:"mechanism,omitempty"`
+	Rate      float64                `protobuf:"fixed64,8,opt,name=rate,proto3" json:"rate,omitempty"`
+	Columns   []int32                `protobuf:"varint,9,rep,packed,name=columns,proto3" json:"columns,omitempty"`
+	Eta       float64                `protobuf:"fixed64,10,opt,name=eta,proto3" json:"eta,omitempty"`
+	Table     *TableSource           `protobuf:"bytes,11,opt,name=table,proto3" json:"table,omitempty"` // set when the data are a user's table (model "table")
+	// The prediction task: "" or "regression" (the default), "binary"
+	// (simulated through a logistic link, or a table's two-level target),
+	// "multiclass" (a table's target of more levels).
+	Task          string  `protobuf:"bytes,12,opt,name=task,proto3" json:"task,omitempty"`
+	Scale         float64 `protobuf:"fixed64,13,opt,name=scale,proto3" json:"scale,omitempty"`         // a of a simulated binary task: P(Y = 1) = σ(a·(η − c))
+	Threshold     float64 `protobuf:"fixed64,14,opt,name=threshold,proto3" json:"threshold,omitempty"` // c of a simulated binary task
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -254,6 +260,27 @@ func (x *Scenario) GetTable() *TableSource {
 		return x.Table
 	}
 	return nil
+}
+
+func (x *Scenario) GetTask() string {
+	if x != nil {
+		return x.Task
+	}
+	return ""
+}
+
+func (x *Scenario) GetScale() float64 {
+	if x != nil {
+		return x.Scale
+	}
+	return 0
+}
+
+func (x *Scenario) GetThreshold() float64 {
+	if x != nil {
+		return x.Threshold
+	}
+	return 0
 }
 
 // TableSource mirrors sim.TableRef: a user's table as a data source, and
@@ -3005,7 +3032,7 @@ var File_misslab_v1_misslab_proto protoreflect.FileDescriptor
 const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\n" +
 	"\x18misslab/v1/misslab.proto\x12\n" +
-	"misslab.v1\"\x93\x02\n" +
+	"misslab.v1\"\xdb\x02\n" +
 	"\bScenario\x12\x14\n" +
 	"\x05model\x18\x01 \x01(\tR\x05model\x12\f\n" +
 	"\x01d\x18\x02 \x01(\x05R\x01d\x12\x10\n" +
@@ -3018,7 +3045,10 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\acolumns\x18\t \x03(\x05R\acolumns\x12\x10\n" +
 	"\x03eta\x18\n" +
 	" \x01(\x01R\x03eta\x12-\n" +
-	"\x05table\x18\v \x01(\v2\x17.misslab.v1.TableSourceR\x05table\"\x86\x02\n" +
+	"\x05table\x18\v \x01(\v2\x17.misslab.v1.TableSourceR\x05table\x12\x12\n" +
+	"\x04task\x18\f \x01(\tR\x04task\x12\x14\n" +
+	"\x05scale\x18\r \x01(\x01R\x05scale\x12\x1c\n" +
+	"\tthreshold\x18\x0e \x01(\x01R\tthreshold\"\x86\x02\n" +
 	"\vTableSource\x12\x16\n" +
 	"\x06sha256\x18\x01 \x01(\tR\x06sha256\x12\x16\n" +
 	"\x06format\x18\x02 \x01(\tR\x06format\x12\x12\n" +
