@@ -11,7 +11,9 @@ import (
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/sim"
+	"github.com/misslab/misslab/internal/stats"
 	"github.com/misslab/misslab/internal/table"
+	"gonum.org/v1/gonum/mat"
 )
 
 // Job is one (scenario, repetition[, fold]) of a sweep with the
@@ -77,6 +79,10 @@ type Result struct {
 	PredictSeconds                  float64 // test imputation + prediction wall time
 	ErrKind                         string  // empty on success, else one of the Kind constants
 	ErrMsg                          string
+	// Class holds the scores of a classification task's class
+	// probabilities; nil for a regression task and a failure. A
+	// classification task has no R2, MSE and MAE: they are NaN.
+	Class *stats.ClassScores
 	// Root names the first split of a tree pipeline ("X1", "M2"; see
 	// learn.Fitted.RootSplit) and RootThreshold its threshold; Root is
 	// empty for other learners and for trees that did not split.
@@ -130,13 +136,17 @@ func simData(job Job) (dataset, error) {
 	if err != nil {
 		return dataset{}, err
 	}
-	v, _, err := sim.Variance(job.Scenario)
-	if err != nil {
+	d := dataset{train: rep.Train.X, test: rep.Test.X, trainY: rep.Train.Y, testY: rep.Test.Y,
+		key: job.Scenario.Canonical(), unit: job.Rep,
+		truth: naTruth(rep.Train.X, rep.Train.Full, rep.Test.X, rep.Test.Full)}
+	if job.Scenario.Task == sim.Binary {
+		d.classes = 2
+		return d, nil
+	}
+	if d.variance, _, err = sim.Variance(job.Scenario); err != nil {
 		return dataset{}, err
 	}
-	return dataset{train: rep.Train.X, test: rep.Test.X, trainY: rep.Train.Y, testY: rep.Test.Y,
-		variance: v, key: job.Scenario.Canonical(), unit: job.Rep,
-		truth: naTruth(rep.Train.X, rep.Train.Full, rep.Test.X, rep.Test.Full)}, nil
+	return d, nil
 }
 
 // runOne fits and scores one pipeline, converting a panic into a result.
@@ -160,6 +170,9 @@ func runOne(ctx context.Context, job Job, data dataset, p grid.Pipeline, env lea
 		}
 		res.ErrKind, res.ErrMsg = kind, err.Error()
 		return res
+	}
+	if data.classes > 0 {
+		return scoreClasses(res, data, o)
 	}
 	mse := MSE(o.pred, data.testY)
 	if math.IsNaN(mse) || math.IsInf(mse, 0) {
@@ -187,7 +200,8 @@ type rootSplit struct {
 
 // outcome is what predict returns for one pipeline.
 type outcome struct {
-	pred            []float64
+	pred            []float64  // a regression's predictions
+	proba           *mat.Dense // a classification's n × k class probabilities
 	root            rootSplit
 	fitSec, predSec float64
 	fitted          *learn.Fitted // nil for the Bayes oracle
@@ -199,11 +213,15 @@ func predict(ctx context.Context, job Job, data dataset, p grid.Pipeline, env le
 		if !sim.HasBayes(job.Scenario) {
 			return o, KindUnavailable, noBayes(job.Scenario)
 		}
+		if data.classes > 0 {
+			return o, KindUnavailable, noBayes(job.Scenario)
+		}
 		start := time.Now()
 		o.pred, err = sim.BayesPredict(job.Scenario, data.test)
 		o.predSec = time.Since(start).Seconds()
 		return o, KindPredict, err
 	}
+	env.Classes = data.classes
 	pl, err := learn.NewFromSpec(p.Spec(), p.Overrides(), env)
 	if err != nil {
 		return o, KindPipeline, err
@@ -219,7 +237,11 @@ func predict(ctx context.Context, job Job, data dataset, p grid.Pipeline, env le
 		o.root = rootSplit{name, thr}
 	}
 	start = time.Now()
-	o.pred, err = fitted.Predict(ctx, data.test)
+	if data.classes > 0 {
+		o.proba, err = fitted.PredictProba(ctx, data.test)
+	} else {
+		o.pred, err = fitted.Predict(ctx, data.test)
+	}
 	o.predSec = time.Since(start).Seconds()
 	if err != nil {
 		return o, methodKind(err, KindPredict), err
@@ -250,6 +272,9 @@ func methodKind(err error, def string) string {
 func noBayes(s sim.Scenario) error {
 	if s.Table != nil {
 		return fmt.Errorf("no Bayes predictor for a table (%s): its law is unknown", s.Table.Name)
+	}
+	if sim.IsClassification(s.Task) {
+		return fmt.Errorf("no Bayes classifier yet for model %q under mechanism %q", s.Model, s.Mechanism)
 	}
 	return fmt.Errorf("no Bayes predictor for model %q under mechanism %q", s.Model, s.Mechanism)
 }

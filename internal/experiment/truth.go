@@ -12,7 +12,8 @@ import (
 type dataset struct {
 	train, test   *mat.Dense // NaN for NA
 	trainY, testY []float64
-	variance      float64 // the R² denominator
+	variance      float64 // the R² denominator (regression)
+	classes       int     // k of a classification task (its targets are class codes 0..k−1), else 0
 	key           string  // stream key of the fits: sim.Stream(seed, key, unit, "fit/"+pipeline)
 	unit          int
 	truth         *truth // nil: no entry with a known true value

@@ -38,7 +38,9 @@ type Pipeline struct {
 	spec     Spec
 	settings Settings // resolved
 	imputer  impute.Imputer
-	learner  Learner
+	learner  Learner      // regression (nil for a classification task)
+	classes  int          // classification into classes ≥ 2, else 0
+	classify Classifier   // classification (nil for regression)
 	methods  MethodRunner // runs an external imputer (nil otherwise)
 	impCall  MethodCall   // the external imputer's call, seed unset
 }
@@ -79,6 +81,13 @@ func NewFromSpec(spec Spec, s Settings, env Env) (*Pipeline, error) {
 			return nil, err
 		}
 		p.learner = extLearner{run: run, call: call}
+		return p, nil
+	}
+	if env.Classes > 0 {
+		p.classes = env.Classes
+		if p.classify, err = newClassifier(spec, rs, env); err != nil {
+			return nil, err
+		}
 		return p, nil
 	}
 	if p.learner, err = newLearner(spec, rs, env); err != nil {
@@ -124,7 +133,9 @@ type Fitted struct {
 	d        int
 	imp      impute.Transformer // nil for native strategies
 	mask     *impute.MaskFit    // nil without +mask
-	model    Model
+	model    Model              // a regression's
+	cmodel   ClassModel         // a classification's
+	classes  int                // k of a classification, else 0
 	features int
 	// impTiming is what an external imputer reported.
 	impTiming MethodTiming
@@ -163,8 +174,13 @@ func (p *Pipeline) FitWith(ctx context.Context, X *mat.Dense, y []float64, Xtest
 	if err := checkTrain(X, y, rng); err != nil {
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
+	if p.classes > 0 {
+		if err := checkClasses(y, p.classes); err != nil {
+			return nil, fmt.Errorf("%s: %w", p.Name(), err)
+		}
+	}
 	_, d := X.Dims()
-	f := &Fitted{spec: p.spec, d: d}
+	f := &Fitted{spec: p.spec, d: d, classes: p.classes}
 	var err error
 	switch {
 	case p.imputer != nil:
@@ -191,7 +207,12 @@ func (p *Pipeline) FitWith(ctx context.Context, X *mat.Dense, y []float64, Xtest
 		return nil, fmt.Errorf("%s: %w", p.Name(), err)
 	}
 	_, f.features = Xt.Dims()
-	if f.model, err = p.learner.Fit(ctx, Xt, y, rng); err != nil {
+	if p.classify != nil {
+		f.cmodel, err = p.classify.FitClass(ctx, Xt, y, p.classes, rng)
+	} else {
+		f.model, err = p.learner.Fit(ctx, Xt, y, rng)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("%s: learner: %w", p.Name(), err)
 	}
 	return f, nil
@@ -210,6 +231,9 @@ func (f *Fitted) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
 	if d != f.d {
 		return nil, fmt.Errorf("%s: %w: X has %d columns, the pipeline was fitted on %d", f.spec.Name(), ErrBadInput, d, f.d)
 	}
+	if f.model == nil {
+		return nil, fmt.Errorf("%s: %w: a classifier predicts class probabilities (PredictProba)", f.spec.Name(), ErrBadInput)
+	}
 	Xt, err := f.transform(X)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", f.spec.Name(), err)
@@ -223,6 +247,40 @@ func (f *Fitted) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
 	}
 	return pred, nil
 }
+
+// PredictProba applies the training transforms to X (as Predict) and
+// returns the n × k class probabilities of a classification pipeline;
+// each row sums to 1. A regression pipeline has none (ErrBadInput).
+func (f *Fitted) PredictProba(ctx context.Context, X *mat.Dense) (*mat.Dense, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if f.cmodel == nil {
+		return nil, fmt.Errorf("%s: %w: a regression pipeline predicts values (Predict)", f.spec.Name(), ErrBadInput)
+	}
+	if err := checkX(X); err != nil {
+		return nil, fmt.Errorf("%s: %w", f.spec.Name(), err)
+	}
+	n, d := X.Dims()
+	if d != f.d {
+		return nil, fmt.Errorf("%s: %w: X has %d columns, the pipeline was fitted on %d", f.spec.Name(), ErrBadInput, d, f.d)
+	}
+	Xt, err := f.transform(X)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", f.spec.Name(), err)
+	}
+	p, err := f.cmodel.PredictProba(ctx, Xt)
+	if err != nil {
+		return nil, fmt.Errorf("%s: learner: %w", f.spec.Name(), err)
+	}
+	if err := checkProba(p, n, f.classes); err != nil {
+		return nil, fmt.Errorf("%s: learner: %v", f.spec.Name(), err)
+	}
+	return p, nil
+}
+
+// Classes returns k of a classification pipeline, 0 for regression.
+func (f *Fitted) Classes() int { return f.classes }
 
 // Spec returns the fitted pipeline's parsed name.
 func (f *Fitted) Spec() Spec { return f.spec }

@@ -24,6 +24,10 @@ type Env struct {
 	// methodid.Method); nil where none can run, and building such a
 	// pipeline then fails with ErrNotImplemented naming the method.
 	Methods MethodRunner
+	// Classes is the number of classes of a classification task (k ≥ 2),
+	// 0 for regression: the pipeline then fits a Classifier (FitClass)
+	// instead of a Learner.
+	Classes int
 }
 
 // Factory builds a learner of one family for a pipeline's strategy from
@@ -44,6 +48,9 @@ type Family struct {
 	Presets map[string]Settings
 	// New builds the learner.
 	New Factory
+	// NewClass builds the family's classifier, with the same Params and
+	// Presets; nil for a family without a classification mode.
+	NewClass ClassFactory
 }
 
 // Implemented returns the registered learner families in the order of

@@ -20,7 +20,11 @@ type RootSplitter interface {
 // its missingness indicator. ok is false when the learner is not a tree
 // or its root is a leaf.
 func (f *Fitted) RootSplit() (variable string, threshold float64, ok bool) {
-	rs, isTree := f.model.(RootSplitter)
+	var m any = f.model
+	if f.cmodel != nil {
+		m = f.cmodel
+	}
+	rs, isTree := m.(RootSplitter)
 	if !isTree {
 		return "", 0, false
 	}

@@ -36,6 +36,11 @@ func storeResult(p *pb.PipelineResult) (r store.Result, why string) {
 			*f.to = *f.v
 		}
 	}
+	if c := p.GetClassScores(); c != nil && r.ErrKind == "" {
+		r.R2, r.MSE, r.MAE = math.NaN(), math.NaN(), math.NaN() // a classification has none
+		r.Class = &store.ClassScores{LogLoss: c.GetLogLoss(), Brier: c.GetBrier(), AUC: c.GetAuc(), AUCHandTill: c.GetAucHandTill(),
+			Accuracy: c.GetAccuracy(), BalancedAccuracy: c.GetBalancedAccuracy(), ECE: c.GetEce()}
+	}
 	if why = r.BadNumber(); why != "" {
 		return store.Result{ErrKind: store.KindInvalid, ErrMsg: "worker sent " + why}, why
 	}

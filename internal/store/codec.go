@@ -215,16 +215,26 @@ func drawMessage(seed uint64, sc Scenario) *storev1.Draw {
 }
 
 func resultMessage(r Result) *storev1.Result {
-	return &storev1.Result{R2: r.R2, Mse: r.MSE, FitSeconds: r.FitSeconds, PredictSeconds: r.PredictSeconds,
+	m := &storev1.Result{R2: r.R2, Mse: r.MSE, FitSeconds: r.FitSeconds, PredictSeconds: r.PredictSeconds,
 		ErrorKind: bs(truncate(r.ErrKind, maxKindText)), ErrorMessage: bs(truncate(r.ErrMsg, maxErrText)),
 		Root: bs(truncate(r.Root, maxKindText)), RootThreshold: r.RootThreshold, Mae: r.MAE,
 		ImputeRmseTrain: r.ImputeRMSETrain, ImputeRmseTest: r.ImputeRMSETest}
+	if c := r.Class; c != nil {
+		m.Class = &storev1.ClassScores{LogLoss: c.LogLoss, Brier: c.Brier, Auc: c.AUC, AucHandTill: c.AUCHandTill,
+			Accuracy: c.Accuracy, BalancedAccuracy: c.BalancedAccuracy, Ece: c.ECE}
+	}
+	return m
 }
 
 func resultRecord(m *storev1.Result) Result {
-	return Result{R2: m.GetR2(), MSE: m.GetMse(), FitSeconds: m.GetFitSeconds(), PredictSeconds: m.GetPredictSeconds(),
+	r := Result{R2: m.GetR2(), MSE: m.GetMse(), FitSeconds: m.GetFitSeconds(), PredictSeconds: m.GetPredictSeconds(),
 		ErrKind: string(m.GetErrorKind()), ErrMsg: string(m.GetErrorMessage()), Root: string(m.GetRoot()), RootThreshold: m.GetRootThreshold(),
 		MAE: m.GetMae(), ImputeRMSETrain: m.GetImputeRmseTrain(), ImputeRMSETest: m.GetImputeRmseTest()}
+	if c := m.GetClass(); c != nil {
+		r.Class = &ClassScores{LogLoss: c.GetLogLoss(), Brier: c.GetBrier(), AUC: c.GetAuc(), AUCHandTill: c.GetAucHandTill(),
+			Accuracy: c.GetAccuracy(), BalancedAccuracy: c.GetBalancedAccuracy(), ECE: c.GetEce()}
+	}
+	return r
 }
 
 // Text bounds of a stored result, so that a worker cannot bloat the store

@@ -39,9 +39,17 @@ var CSVHeader = []string{"sweep_id", "sweep", "scenario", "model", "d", "rho", "
 	"metric", "value", "error", "root", "mae", "impute_rmse_train", "impute_rmse_test",
 	"fold", "table", "table_sha256"}
 
-// Metrics are the metric names of the table, in row order. A result with
-// a root split has one more row, RootMetric.
+// Metrics are the metric names of a regression result's rows, in row
+// order. A result with a root split has one more row, RootMetric.
 var Metrics = []string{"r2", "mse", "fit_seconds", "predict_seconds"}
+
+// ClassMetrics are the metric names of a classification result's rows
+// (scenario task "binary" or "multiclass"), in row order; a root split
+// adds RootMetric. Their values are ClassScores' (see internal/stats for
+// the definitions); auc and auc_hand_till are NA when a class is absent
+// from the test fold, and mae is empty on every row.
+var ClassMetrics = []string{"log_loss", "brier", "auc", "auc_hand_till", "accuracy", "balanced_accuracy", "ece",
+	"fit_seconds", "predict_seconds"}
 
 // RootMetric is the metric row holding a tree's first split threshold.
 const RootMetric = "root_threshold"
@@ -115,7 +123,7 @@ func (s *Store) exportSweep(cw *csv.Writer, rec SweepRecord) error {
 							return s.recordError(resultName(sw, si, rep, pi), err)
 						}
 					}
-					if err := writeMetrics(cw, row, p, r); err != nil {
+					if err := writeMetrics(cw, row, p, r, classifies(sc.Task)); err != nil {
 						return err
 					}
 				}
@@ -152,14 +160,28 @@ func cell(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
+// classifies reports whether a scenario's task is a classification.
+func classifies(task string) bool { return task == "binary" || task == "multiclass" }
+
 // writeMetrics writes the metric rows of one pipeline result (a job's
-// failure is a result of kind "job").
-func writeMetrics(cw *csv.Writer, row []string, p Pipeline, r Result) error {
+// failure is a result of kind "job") of a regression or classification
+// scenario.
+func writeMetrics(cw *csv.Writer, row []string, p Pipeline, r Result, classification bool) error {
 	row[14] = p.Canonical()
 	vals := []float64{r.R2, r.MSE, r.FitSeconds, r.PredictSeconds}
 	metrics := Metrics
+	if classification {
+		c := r.Class
+		if c == nil {
+			nan := math.NaN()
+			c = &ClassScores{nan, nan, nan, nan, nan, nan, nan}
+		}
+		metrics = ClassMetrics
+		vals = []float64{c.LogLoss, c.Brier, c.AUC, c.AUCHandTill, c.Accuracy, c.BalancedAccuracy, c.ECE,
+			r.FitSeconds, r.PredictSeconds}
+	}
 	if r.Root != "" && r.ErrKind == "" {
-		metrics, vals = append(slices.Clone(Metrics), RootMetric), append(vals, r.RootThreshold)
+		metrics, vals = append(slices.Clone(metrics), RootMetric), append(vals, r.RootThreshold)
 	}
 	row[18] = r.Root
 	for i, v := range []float64{r.MAE, r.ImputeRMSETrain, r.ImputeRMSETest} {
@@ -170,6 +192,9 @@ func writeMetrics(cw *csv.Writer, row []string, p Pipeline, r Result) error {
 	}
 	for i, m := range metrics {
 		row[15], row[16], row[17] = m, strconv.FormatFloat(vals[i], 'g', -1, 64), ""
+		if math.IsNaN(vals[i]) {
+			row[16] = "NA" // an AUC with a class absent from the test fold
+		}
 		if r.ErrKind != "" {
 			msg, _, _ := strings.Cut(r.ErrMsg, "\n") // a stack trace stays in the store
 			row[16], row[17] = "NA", r.ErrKind+": "+msg

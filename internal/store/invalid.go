@@ -12,26 +12,49 @@ import (
 // a whole report.
 const KindInvalid = "invalid-result"
 
+// number is one checked number of a result: its name in the exported
+// CSV, its value, and its valid range [lo, hi]; NaN is valid where nan.
+type number struct {
+	name   string
+	v      float64
+	lo, hi float64
+	nan    bool
+}
+
 // BadNumber names the first number of a successful result that cannot be
-// part of a score, with its value ("r2 is NaN"): a non-finite R², MSE,
-// MAE or time, a negative MAE or time, an imputation RMSE that is ±Inf or
-// negative (NaN is allowed there: not applicable), or a NaN root
-// threshold (±Inf is MIA's split of observed against missing values). It
-// returns "" when there is none, and for a failure (ErrKind set), whose
-// numbers mean nothing.
+// part of a score, with its value ("r2 is NaN"), or returns "": for every
+// result a time that is not finite and ≥ 0, an imputation RMSE that is
+// ±Inf or negative (NaN is allowed there: not applicable) and a NaN root
+// threshold (±Inf is MIA's split of observed against missing values); for
+// a regression result a non-finite R², or an MSE or MAE not finite and
+// ≥ 0; for a classification result (Class set) a log-loss not finite and
+// ≥ 0, a Brier score outside [0, 2], an accuracy, balanced accuracy or
+// ECE outside [0, 1], an AUC outside [0, 1] (NaN is allowed: a class was
+// absent from the test set), or an R², MSE or MAE other than NaN. A
+// failure (ErrKind set) has no score and is never bad.
 func (r Result) BadNumber() string {
 	if r.ErrKind != "" {
 		return ""
 	}
-	for _, f := range []struct {
-		name             string
-		v                float64
-		nonNeg, nanValid bool
-	}{{"r2", r.R2, false, false}, {"mse", r.MSE, true, false}, {"fit_seconds", r.FitSeconds, true, false},
-		{"predict_seconds", r.PredictSeconds, true, false}, {"mae", r.MAE, true, false},
-		{"impute_rmse_train", r.ImputeRMSETrain, true, true}, {"impute_rmse_test", r.ImputeRMSETest, true, true}} {
-		nan := math.IsNaN(f.v)
-		if nan && !f.nanValid || math.IsInf(f.v, 0) || f.nonNeg && f.v < 0 {
+	inf := math.Inf(1)
+	nums := []number{{"fit_seconds", r.FitSeconds, 0, inf, false}, {"predict_seconds", r.PredictSeconds, 0, inf, false},
+		{"impute_rmse_train", r.ImputeRMSETrain, 0, inf, true}, {"impute_rmse_test", r.ImputeRMSETest, 0, inf, true}}
+	if c := r.Class; c != nil {
+		nums = append(nums, number{"log_loss", c.LogLoss, 0, inf, false}, number{"brier", c.Brier, 0, 2, false},
+			number{"auc", c.AUC, 0, 1, true}, number{"auc_hand_till", c.AUCHandTill, 0, 1, true},
+			number{"accuracy", c.Accuracy, 0, 1, false}, number{"balanced_accuracy", c.BalancedAccuracy, 0, 1, false},
+			number{"ece", c.ECE, 0, 1, false})
+		for _, v := range []number{{"r2", r.R2, 0, 0, true}, {"mse", r.MSE, 0, 0, true}, {"mae", r.MAE, 0, 0, true}} {
+			if !math.IsNaN(v.v) {
+				return v.name + " is " + strconv.FormatFloat(v.v, 'g', -1, 64) + " for a classification result"
+			}
+		}
+	} else {
+		nums = append(nums, number{"r2", r.R2, -inf, inf, false}, number{"mse", r.MSE, 0, inf, false},
+			number{"mae", r.MAE, 0, inf, false})
+	}
+	for _, f := range nums {
+		if math.IsNaN(f.v) && !f.nan || math.IsInf(f.v, 0) || f.v < f.lo || f.v > f.hi {
 			return f.name + " is " + strconv.FormatFloat(f.v, 'g', -1, 64)
 		}
 	}

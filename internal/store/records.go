@@ -135,4 +135,16 @@ type Result struct {
 	RootThreshold                   float64 // its threshold
 	MAE                             float64 // mean absolute error on the test set
 	ImputeRMSETrain, ImputeRMSETest float64 // NaN: not applicable
+	// Class holds a classification result's scores, nil for regression
+	// (and for a failure); a classification result's R2, MSE and MAE are
+	// NaN.
+	Class *ClassScores
+}
+
+// ClassScores are the scores of a classification task's class
+// probabilities on a test set (see internal/stats for their
+// definitions). AUC and AUCHandTill are NaN when a class is absent from
+// the test set.
+type ClassScores struct {
+	LogLoss, Brier, AUC, AUCHandTill, Accuracy, BalancedAccuracy, ECE float64
 }

@@ -30,6 +30,7 @@ const (
 	resultMAE
 	resultImputeRMSETrain
 	resultImputeRMSETest
+	resultClass
 )
 
 // appendResult appends r's message.
@@ -57,7 +58,60 @@ func appendResult(b []byte, r Result) []byte {
 	f(resultMAE, r.MAE)
 	f(resultImputeRMSETrain, r.ImputeRMSETrain)
 	f(resultImputeRMSETest, r.ImputeRMSETest)
+	if r.Class != nil {
+		b = protowire.AppendTag(b, resultClass, protowire.BytesType)
+		b = protowire.AppendBytes(b, appendClassScores(nil, r.Class))
+	}
 	return b
+}
+
+// appendClassScores appends the message misslab.store.v1.ClassScores,
+// whose fields 1..7 are doubles: LogLoss, Brier, AUC, AUCHandTill,
+// Accuracy, BalancedAccuracy, ECE (a zero left out, -0 and NaN kept).
+func appendClassScores(b []byte, c *ClassScores) []byte {
+	for i, v := range classFields(c) {
+		if bits := math.Float64bits(*v); bits != 0 {
+			b = protowire.AppendTag(b, protowire.Number(i+1), protowire.Fixed64Type)
+			b = protowire.AppendFixed64(b, bits)
+		}
+	}
+	return b
+}
+
+// classFields lists the fields of c in field-number order.
+func classFields(c *ClassScores) [7]*float64 {
+	return [7]*float64{&c.LogLoss, &c.Brier, &c.AUC, &c.AUCHandTill, &c.Accuracy, &c.BalancedAccuracy, &c.ECE}
+}
+
+// parseClassScores decodes a ClassScores message; unknown fields are
+// skipped.
+func parseClassScores(b []byte) (*ClassScores, error) {
+	c := &ClassScores{}
+	fields := classFields(c)
+	for len(b) > 0 {
+		n, typ, w := protowire.ConsumeTag(b)
+		if w < 0 {
+			return nil, fmt.Errorf("does not decode: %w", protowire.ParseError(w))
+		}
+		b = b[w:]
+		if n >= 1 && int(n) <= len(fields) {
+			if typ != protowire.Fixed64Type {
+				return nil, fmt.Errorf("class score %d: %w", n, errResultField)
+			}
+			v, w := protowire.ConsumeFixed64(b)
+			if w < 0 {
+				return nil, fmt.Errorf("does not decode: %w", protowire.ParseError(w))
+			}
+			*fields[n-1], b = math.Float64frombits(v), b[w:]
+			continue
+		}
+		w = protowire.ConsumeFieldValue(n, typ, b)
+		if w < 0 {
+			return nil, fmt.Errorf("does not decode: %w", protowire.ParseError(w))
+		}
+		b = b[w:]
+	}
+	return c, nil
 }
 
 // errResultField is the cause of a result message with a field of the
@@ -107,6 +161,18 @@ func parseResult(b []byte) (Result, error) {
 				return Result{}, fmt.Errorf("does not decode: %w", protowire.ParseError(w))
 			}
 			*dst, b = math.Float64frombits(v), b[w:]
+		case n == resultClass && typ == protowire.BytesType:
+			v, w := protowire.ConsumeBytes(b)
+			if w < 0 {
+				return Result{}, fmt.Errorf("does not decode: %w", protowire.ParseError(w))
+			}
+			var err error
+			if r.Class, err = parseClassScores(v); err != nil {
+				return Result{}, err
+			}
+			b = b[w:]
+		case n == resultClass:
+			return Result{}, fmt.Errorf("field %d: %w", n, errResultField)
 		case str != nil && typ == protowire.BytesType:
 			v, w := protowire.ConsumeBytes(b)
 			if w < 0 {

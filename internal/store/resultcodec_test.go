@@ -44,8 +44,12 @@ func randomResult(r *rand.Rand) Result {
 		}
 		return "fit: singular matrix"
 	}
-	return Result{R2: f(), MSE: f(), FitSeconds: f(), PredictSeconds: f(), ErrKind: s(), ErrMsg: s(), Root: s(),
+	res := Result{R2: f(), MSE: f(), FitSeconds: f(), PredictSeconds: f(), ErrKind: s(), ErrMsg: s(), Root: s(),
 		RootThreshold: f(), MAE: f(), ImputeRMSETrain: f(), ImputeRMSETest: f()}
+	if r.IntN(2) == 0 {
+		res.Class = &ClassScores{LogLoss: f(), Brier: f(), AUC: f(), AUCHandTill: f(), Accuracy: f(), BalancedAccuracy: f(), ECE: f()}
+	}
+	return res
 }
 
 // TestResultCodecMatchesProtobuf: the hand codec of results writes the
@@ -87,5 +91,18 @@ func sameBits(a, b Result) bool {
 	return f(a.R2) == f(b.R2) && f(a.MSE) == f(b.MSE) && f(a.FitSeconds) == f(b.FitSeconds) &&
 		f(a.PredictSeconds) == f(b.PredictSeconds) && a.ErrKind == b.ErrKind && a.ErrMsg == b.ErrMsg && a.Root == b.Root &&
 		f(a.RootThreshold) == f(b.RootThreshold) && f(a.MAE) == f(b.MAE) && f(a.ImputeRMSETrain) == f(b.ImputeRMSETrain) &&
-		f(a.ImputeRMSETest) == f(b.ImputeRMSETest)
+		f(a.ImputeRMSETest) == f(b.ImputeRMSETest) && sameClassBits(a.Class, b.Class)
+}
+
+// sameClassBits compares class scores bit for bit (nil equals nil only).
+func sameClassBits(a, b *ClassScores) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	for i, v := range classFields(a) {
+		if math.Float64bits(*v) != math.Float64bits(*classFields(b)[i]) {
+			return false
+		}
+	}
+	return true
 }

@@ -247,3 +247,36 @@ func TestExportMAEColumns(t *testing.T) {
 		t.Errorf("%d rows, want %d", seen, 2*len(Metrics))
 	}
 }
+
+// TestBadNumberOfClassification: a classification result's scores must
+// lie in their ranges (an AUC may be NaN: a class absent from the test
+// set) and its regression numbers must be NaN.
+func TestBadNumberOfClassification(t *testing.T) {
+	ok := func() Result {
+		return Result{R2: math.NaN(), MSE: math.NaN(), MAE: math.NaN(), ImputeRMSETrain: math.NaN(), ImputeRMSETest: math.NaN(),
+			Class: &ClassScores{LogLoss: 0.4, Brier: 0.13, AUC: 0.8, AUCHandTill: 0.8, Accuracy: 0.8, BalancedAccuracy: 0.75, ECE: 0.04}}
+	}
+	for _, c := range []struct {
+		name string
+		edit func(*Result)
+		want string
+	}{
+		{"valid", func(*Result) {}, ""},
+		{"AUC NaN", func(r *Result) { r.Class.AUC, r.Class.AUCHandTill = math.NaN(), math.NaN() }, ""},
+		{"multiclass Brier", func(r *Result) { r.Class.Brier = 1.5 }, ""},
+		{"log-loss NaN", func(r *Result) { r.Class.LogLoss = math.NaN() }, "log_loss is NaN"},
+		{"log-loss negative", func(r *Result) { r.Class.LogLoss = -0.1 }, "log_loss is -0.1"},
+		{"Brier above 2", func(r *Result) { r.Class.Brier = 2.5 }, "brier is 2.5"},
+		{"AUC above 1", func(r *Result) { r.Class.AUC = 1.2 }, "auc is 1.2"},
+		{"accuracy NaN", func(r *Result) { r.Class.Accuracy = math.NaN() }, "accuracy is NaN"},
+		{"ECE negative", func(r *Result) { r.Class.ECE = -1 }, "ece is -1"},
+		{"an R²", func(r *Result) { r.R2 = 0.5 }, "r2 is 0.5 for a classification result"},
+		{"failure", func(r *Result) { r.ErrKind, r.Class.LogLoss = "fit", math.NaN() }, ""},
+	} {
+		r := ok()
+		c.edit(&r)
+		if got := r.BadNumber(); got != c.want {
+			t.Errorf("%s: BadNumber %q, want %q", c.name, got, c.want)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/stats"
 )
 
 // Result is the outcome of one pipeline on one job. ErrKind is empty on
@@ -26,6 +27,9 @@ type Result struct {
 	ErrKind, ErrMsg                 string
 	Root                            string  // a tree's first split variable, or empty
 	RootThreshold                   float64 // its threshold
+	// Class holds a classification task's scores (R2, MSE and MAE are
+	// then NaN); nil for regression.
+	Class *stats.ClassScores
 }
 
 // Executor runs jobs.

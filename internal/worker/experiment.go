@@ -87,7 +87,7 @@ func (e Experiment) Execute(ctx context.Context, sw *grid.Sweep, scenario, unit 
 		out[i] = Result{Pipeline: pipelines[i], R2: r.R2, MSE: r.MSE, MAE: r.MAE, FitSeconds: r.FitSeconds,
 			PredictSeconds: r.PredictSeconds, ErrKind: r.ErrKind, ErrMsg: r.ErrMsg,
 			Root: r.Root, RootThreshold: r.RootThreshold,
-			ImputeRMSETrain: r.ImputeRMSETrain, ImputeRMSETest: r.ImputeRMSETest}
+			ImputeRMSETrain: r.ImputeRMSETrain, ImputeRMSETest: r.ImputeRMSETest, Class: r.Class}
 	}
 	return out, nil
 }

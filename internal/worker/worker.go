@@ -267,6 +267,10 @@ func (w *Worker) execute(ctx context.Context, sw *grid.Sweep, j *job) (res *pb.J
 		if !math.IsNaN(r.ImputeRMSETest) {
 			pr.ImputeRmseTest = &r.ImputeRMSETest
 		}
+		if c := r.Class; c != nil {
+			pr.ClassScores = &pb.ClassScores{LogLoss: c.LogLoss, Brier: c.Brier, Auc: c.AUC, AucHandTill: c.AUCHandTill,
+				Accuracy: c.Accuracy, BalancedAccuracy: c.BalancedAccuracy, Ece: c.ECE}
+		}
 		res.Pipelines = append(res.Pipelines, pr)
 	}
 	return res

@@ -128,7 +128,7 @@ func (x Ack_Outcome) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Ack_Outcome.Descriptor instead.
 func (Ack_Outcome) EnumDescriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{38, 0}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{39, 0}
 }
 
 // Scenario mirrors sim.Scenario field for field.
@@ -2605,8 +2605,12 @@ type PipelineResult struct {
 	// or no such entry exists.
 	ImputeRmseTrain *float64 `protobuf:"fixed64,11,opt,name=impute_rmse_train,json=imputeRmseTrain,proto3,oneof" json:"impute_rmse_train,omitempty"`
 	ImputeRmseTest  *float64 `protobuf:"fixed64,12,opt,name=impute_rmse_test,json=imputeRmseTest,proto3,oneof" json:"impute_rmse_test,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// class_scores: the scores of a classification task's class
+	// probabilities; absent for regression. A classification result's r2,
+	// mse and mae mean nothing.
+	ClassScores   *ClassScores `protobuf:"bytes,13,opt,name=class_scores,json=classScores,proto3" json:"class_scores,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *PipelineResult) Reset() {
@@ -2723,6 +2727,107 @@ func (x *PipelineResult) GetImputeRmseTest() float64 {
 	return 0
 }
 
+func (x *PipelineResult) GetClassScores() *ClassScores {
+	if x != nil {
+		return x.ClassScores
+	}
+	return nil
+}
+
+// ClassScores are the scores of predicted class probabilities on a test
+// set (see internal/stats.ClassScores for their definitions).
+type ClassScores struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	LogLoss          float64                `protobuf:"fixed64,1,opt,name=log_loss,json=logLoss,proto3" json:"log_loss,omitempty"`
+	Brier            float64                `protobuf:"fixed64,2,opt,name=brier,proto3" json:"brier,omitempty"`
+	Auc              float64                `protobuf:"fixed64,3,opt,name=auc,proto3" json:"auc,omitempty"`                                      // NaN when a class is absent from the test set
+	AucHandTill      float64                `protobuf:"fixed64,4,opt,name=auc_hand_till,json=aucHandTill,proto3" json:"auc_hand_till,omitempty"` // Hand and Till's multiclass AUC; the AUC for two classes
+	Accuracy         float64                `protobuf:"fixed64,5,opt,name=accuracy,proto3" json:"accuracy,omitempty"`
+	BalancedAccuracy float64                `protobuf:"fixed64,6,opt,name=balanced_accuracy,json=balancedAccuracy,proto3" json:"balanced_accuracy,omitempty"`
+	Ece              float64                `protobuf:"fixed64,7,opt,name=ece,proto3" json:"ece,omitempty"` // expected calibration error of the top class, 10 bins
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *ClassScores) Reset() {
+	*x = ClassScores{}
+	mi := &file_misslab_v1_misslab_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClassScores) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClassScores) ProtoMessage() {}
+
+func (x *ClassScores) ProtoReflect() protoreflect.Message {
+	mi := &file_misslab_v1_misslab_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClassScores.ProtoReflect.Descriptor instead.
+func (*ClassScores) Descriptor() ([]byte, []int) {
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{37}
+}
+
+func (x *ClassScores) GetLogLoss() float64 {
+	if x != nil {
+		return x.LogLoss
+	}
+	return 0
+}
+
+func (x *ClassScores) GetBrier() float64 {
+	if x != nil {
+		return x.Brier
+	}
+	return 0
+}
+
+func (x *ClassScores) GetAuc() float64 {
+	if x != nil {
+		return x.Auc
+	}
+	return 0
+}
+
+func (x *ClassScores) GetAucHandTill() float64 {
+	if x != nil {
+		return x.AucHandTill
+	}
+	return 0
+}
+
+func (x *ClassScores) GetAccuracy() float64 {
+	if x != nil {
+		return x.Accuracy
+	}
+	return 0
+}
+
+func (x *ClassScores) GetBalancedAccuracy() float64 {
+	if x != nil {
+		return x.BalancedAccuracy
+	}
+	return 0
+}
+
+func (x *ClassScores) GetEce() float64 {
+	if x != nil {
+		return x.Ece
+	}
+	return 0
+}
+
 // Release hands leases back without counting a failed delivery (drain).
 type Release struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -2733,7 +2838,7 @@ type Release struct {
 
 func (x *Release) Reset() {
 	*x = Release{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[37]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[38]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2745,7 +2850,7 @@ func (x *Release) String() string {
 func (*Release) ProtoMessage() {}
 
 func (x *Release) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[37]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[38]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2758,7 +2863,7 @@ func (x *Release) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Release.ProtoReflect.Descriptor instead.
 func (*Release) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{37}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{38}
 }
 
 func (x *Release) GetTokens() []uint64 {
@@ -2778,7 +2883,7 @@ type Ack struct {
 
 func (x *Ack) Reset() {
 	*x = Ack{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[38]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2790,7 +2895,7 @@ func (x *Ack) String() string {
 func (*Ack) ProtoMessage() {}
 
 func (x *Ack) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[38]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2803,7 +2908,7 @@ func (x *Ack) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ack.ProtoReflect.Descriptor instead.
 func (*Ack) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{38}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *Ack) GetItems() []*Ack_Item {
@@ -2824,7 +2929,7 @@ type CancelLeases struct {
 
 func (x *CancelLeases) Reset() {
 	*x = CancelLeases{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[39]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2836,7 +2941,7 @@ func (x *CancelLeases) String() string {
 func (*CancelLeases) ProtoMessage() {}
 
 func (x *CancelLeases) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[39]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2849,7 +2954,7 @@ func (x *CancelLeases) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelLeases.ProtoReflect.Descriptor instead.
 func (*CancelLeases) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{39}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *CancelLeases) GetTokens() []uint64 {
@@ -2871,7 +2976,7 @@ type RenewLeases struct {
 
 func (x *RenewLeases) Reset() {
 	*x = RenewLeases{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[40]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2883,7 +2988,7 @@ func (x *RenewLeases) String() string {
 func (*RenewLeases) ProtoMessage() {}
 
 func (x *RenewLeases) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[40]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2896,7 +3001,7 @@ func (x *RenewLeases) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenewLeases.ProtoReflect.Descriptor instead.
 func (*RenewLeases) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{40}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *RenewLeases) GetLeases() []*Renewal {
@@ -2918,7 +3023,7 @@ type Renewal struct {
 
 func (x *Renewal) Reset() {
 	*x = Renewal{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[41]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2930,7 +3035,7 @@ func (x *Renewal) String() string {
 func (*Renewal) ProtoMessage() {}
 
 func (x *Renewal) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[41]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2943,7 +3048,7 @@ func (x *Renewal) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Renewal.ProtoReflect.Descriptor instead.
 func (*Renewal) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{41}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *Renewal) GetToken() uint64 {
@@ -2978,7 +3083,7 @@ type Ack_Item struct {
 
 func (x *Ack_Item) Reset() {
 	*x = Ack_Item{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[43]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[44]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2990,7 +3095,7 @@ func (x *Ack_Item) String() string {
 func (*Ack_Item) ProtoMessage() {}
 
 func (x *Ack_Item) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[43]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[44]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3003,7 +3108,7 @@ func (x *Ack_Item) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ack_Item.ProtoReflect.Descriptor instead.
 func (*Ack_Item) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{38, 0}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{39, 0}
 }
 
 func (x *Ack_Item) GetToken() uint64 {
@@ -3211,7 +3316,7 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\bsweep_id\x18\x02 \x01(\tR\asweepId\x12\x10\n" +
 	"\x03job\x18\x03 \x01(\x03R\x03job\x128\n" +
 	"\tpipelines\x18\x04 \x03(\v2\x1a.misslab.v1.PipelineResultR\tpipelines\x12\x14\n" +
-	"\x05error\x18\x05 \x01(\tR\x05error\"\xa4\x03\n" +
+	"\x05error\x18\x05 \x01(\tR\x05error\"\xe0\x03\n" +
 	"\x0ePipelineResult\x12\x1a\n" +
 	"\bpipeline\x18\x01 \x01(\x05R\bpipeline\x12\x0e\n" +
 	"\x02r2\x18\x02 \x01(\x01R\x02r2\x12\x10\n" +
@@ -3226,9 +3331,18 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\x03mae\x18\n" +
 	" \x01(\x01R\x03mae\x12/\n" +
 	"\x11impute_rmse_train\x18\v \x01(\x01H\x00R\x0fimputeRmseTrain\x88\x01\x01\x12-\n" +
-	"\x10impute_rmse_test\x18\f \x01(\x01H\x01R\x0eimputeRmseTest\x88\x01\x01B\x14\n" +
+	"\x10impute_rmse_test\x18\f \x01(\x01H\x01R\x0eimputeRmseTest\x88\x01\x01\x12:\n" +
+	"\fclass_scores\x18\r \x01(\v2\x17.misslab.v1.ClassScoresR\vclassScoresB\x14\n" +
 	"\x12_impute_rmse_trainB\x13\n" +
-	"\x11_impute_rmse_test\"!\n" +
+	"\x11_impute_rmse_test\"\xcf\x01\n" +
+	"\vClassScores\x12\x19\n" +
+	"\blog_loss\x18\x01 \x01(\x01R\alogLoss\x12\x14\n" +
+	"\x05brier\x18\x02 \x01(\x01R\x05brier\x12\x10\n" +
+	"\x03auc\x18\x03 \x01(\x01R\x03auc\x12\"\n" +
+	"\rauc_hand_till\x18\x04 \x01(\x01R\vaucHandTill\x12\x1a\n" +
+	"\baccuracy\x18\x05 \x01(\x01R\baccuracy\x12+\n" +
+	"\x11balanced_accuracy\x18\x06 \x01(\x01R\x10balancedAccuracy\x12\x10\n" +
+	"\x03ece\x18\a \x01(\x01R\x03ece\"!\n" +
 	"\aRelease\x12\x16\n" +
 	"\x06tokens\x18\x01 \x03(\x04R\x06tokens\"\x93\x02\n" +
 	"\x03Ack\x12*\n" +
@@ -3278,7 +3392,7 @@ func file_misslab_v1_misslab_proto_rawDescGZIP() []byte {
 }
 
 var file_misslab_v1_misslab_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_misslab_v1_misslab_proto_msgTypes = make([]protoimpl.MessageInfo, 44)
+var file_misslab_v1_misslab_proto_msgTypes = make([]protoimpl.MessageInfo, 45)
 var file_misslab_v1_misslab_proto_goTypes = []any{
 	(SweepStatus_State)(0),      // 0: misslab.v1.SweepStatus.State
 	(Ack_Outcome)(0),            // 1: misslab.v1.Ack.Outcome
@@ -3319,17 +3433,18 @@ var file_misslab_v1_misslab_proto_goTypes = []any{
 	(*ResultBatch)(nil),         // 36: misslab.v1.ResultBatch
 	(*JobResult)(nil),           // 37: misslab.v1.JobResult
 	(*PipelineResult)(nil),      // 38: misslab.v1.PipelineResult
-	(*Release)(nil),             // 39: misslab.v1.Release
-	(*Ack)(nil),                 // 40: misslab.v1.Ack
-	(*CancelLeases)(nil),        // 41: misslab.v1.CancelLeases
-	(*RenewLeases)(nil),         // 42: misslab.v1.RenewLeases
-	(*Renewal)(nil),             // 43: misslab.v1.Renewal
-	nil,                         // 44: misslab.v1.Pipeline.SettingsEntry
-	(*Ack_Item)(nil),            // 45: misslab.v1.Ack.Item
+	(*ClassScores)(nil),         // 39: misslab.v1.ClassScores
+	(*Release)(nil),             // 40: misslab.v1.Release
+	(*Ack)(nil),                 // 41: misslab.v1.Ack
+	(*CancelLeases)(nil),        // 42: misslab.v1.CancelLeases
+	(*RenewLeases)(nil),         // 43: misslab.v1.RenewLeases
+	(*Renewal)(nil),             // 44: misslab.v1.Renewal
+	nil,                         // 45: misslab.v1.Pipeline.SettingsEntry
+	(*Ack_Item)(nil),            // 46: misslab.v1.Ack.Item
 }
 var file_misslab_v1_misslab_proto_depIdxs = []int32{
 	3,  // 0: misslab.v1.Scenario.table:type_name -> misslab.v1.TableSource
-	44, // 1: misslab.v1.Pipeline.settings:type_name -> misslab.v1.Pipeline.SettingsEntry
+	45, // 1: misslab.v1.Pipeline.settings:type_name -> misslab.v1.Pipeline.SettingsEntry
 	5,  // 2: misslab.v1.Pipeline.methods:type_name -> misslab.v1.MethodRef
 	2,  // 3: misslab.v1.SweepSpec.scenarios:type_name -> misslab.v1.Scenario
 	4,  // 4: misslab.v1.SweepSpec.pipelines:type_name -> misslab.v1.Pipeline
@@ -3343,13 +3458,13 @@ var file_misslab_v1_misslab_proto_depIdxs = []int32{
 	28, // 12: misslab.v1.WorkRequest.hello:type_name -> misslab.v1.Hello
 	35, // 13: misslab.v1.WorkRequest.heartbeat:type_name -> misslab.v1.Heartbeat
 	36, // 14: misslab.v1.WorkRequest.results:type_name -> misslab.v1.ResultBatch
-	39, // 15: misslab.v1.WorkRequest.release:type_name -> misslab.v1.Release
+	40, // 15: misslab.v1.WorkRequest.release:type_name -> misslab.v1.Release
 	30, // 16: misslab.v1.WorkResponse.welcome:type_name -> misslab.v1.Welcome
 	32, // 17: misslab.v1.WorkResponse.sweep:type_name -> misslab.v1.SweepSpecMessage
 	33, // 18: misslab.v1.WorkResponse.jobs:type_name -> misslab.v1.JobBatch
-	40, // 19: misslab.v1.WorkResponse.ack:type_name -> misslab.v1.Ack
-	41, // 20: misslab.v1.WorkResponse.cancel:type_name -> misslab.v1.CancelLeases
-	42, // 21: misslab.v1.WorkResponse.renew:type_name -> misslab.v1.RenewLeases
+	41, // 19: misslab.v1.WorkResponse.ack:type_name -> misslab.v1.Ack
+	42, // 20: misslab.v1.WorkResponse.cancel:type_name -> misslab.v1.CancelLeases
+	43, // 21: misslab.v1.WorkResponse.renew:type_name -> misslab.v1.RenewLeases
 	29, // 22: misslab.v1.Hello.held:type_name -> misslab.v1.Held
 	5,  // 23: misslab.v1.Hello.methods:type_name -> misslab.v1.MethodRef
 	31, // 24: misslab.v1.Welcome.rebinds:type_name -> misslab.v1.Rebind
@@ -3357,34 +3472,35 @@ var file_misslab_v1_misslab_proto_depIdxs = []int32{
 	34, // 26: misslab.v1.JobBatch.jobs:type_name -> misslab.v1.Job
 	37, // 27: misslab.v1.ResultBatch.results:type_name -> misslab.v1.JobResult
 	38, // 28: misslab.v1.JobResult.pipelines:type_name -> misslab.v1.PipelineResult
-	45, // 29: misslab.v1.Ack.items:type_name -> misslab.v1.Ack.Item
-	43, // 30: misslab.v1.RenewLeases.leases:type_name -> misslab.v1.Renewal
-	1,  // 31: misslab.v1.Ack.Item.outcome:type_name -> misslab.v1.Ack.Outcome
-	7,  // 32: misslab.v1.SweepService.Submit:input_type -> misslab.v1.SubmitRequest
-	9,  // 33: misslab.v1.SweepService.Status:input_type -> misslab.v1.StatusRequest
-	11, // 34: misslab.v1.SweepService.Watch:input_type -> misslab.v1.WatchRequest
-	12, // 35: misslab.v1.SweepService.Cancel:input_type -> misslab.v1.CancelRequest
-	14, // 36: misslab.v1.SweepService.Retry:input_type -> misslab.v1.RetryRequest
-	16, // 37: misslab.v1.SweepService.Export:input_type -> misslab.v1.ExportRequest
-	17, // 38: misslab.v1.SweepService.UploadTable:input_type -> misslab.v1.UploadTableRequest
-	19, // 39: misslab.v1.SweepService.StatTable:input_type -> misslab.v1.StatTableRequest
-	26, // 40: misslab.v1.WorkService.Work:input_type -> misslab.v1.WorkRequest
-	21, // 41: misslab.v1.WorkService.FetchTable:input_type -> misslab.v1.FetchTableRequest
-	8,  // 42: misslab.v1.SweepService.Submit:output_type -> misslab.v1.SubmitResponse
-	10, // 43: misslab.v1.SweepService.Status:output_type -> misslab.v1.StatusResponse
-	24, // 44: misslab.v1.SweepService.Watch:output_type -> misslab.v1.WatchResponse
-	13, // 45: misslab.v1.SweepService.Cancel:output_type -> misslab.v1.CancelResponse
-	15, // 46: misslab.v1.SweepService.Retry:output_type -> misslab.v1.RetryResponse
-	23, // 47: misslab.v1.SweepService.Export:output_type -> misslab.v1.ExportResponse
-	18, // 48: misslab.v1.SweepService.UploadTable:output_type -> misslab.v1.UploadTableResponse
-	20, // 49: misslab.v1.SweepService.StatTable:output_type -> misslab.v1.StatTableResponse
-	27, // 50: misslab.v1.WorkService.Work:output_type -> misslab.v1.WorkResponse
-	22, // 51: misslab.v1.WorkService.FetchTable:output_type -> misslab.v1.FetchTableResponse
-	42, // [42:52] is the sub-list for method output_type
-	32, // [32:42] is the sub-list for method input_type
-	32, // [32:32] is the sub-list for extension type_name
-	32, // [32:32] is the sub-list for extension extendee
-	0,  // [0:32] is the sub-list for field type_name
+	39, // 29: misslab.v1.PipelineResult.class_scores:type_name -> misslab.v1.ClassScores
+	46, // 30: misslab.v1.Ack.items:type_name -> misslab.v1.Ack.Item
+	44, // 31: misslab.v1.RenewLeases.leases:type_name -> misslab.v1.Renewal
+	1,  // 32: misslab.v1.Ack.Item.outcome:type_name -> misslab.v1.Ack.Outcome
+	7,  // 33: misslab.v1.SweepService.Submit:input_type -> misslab.v1.SubmitRequest
+	9,  // 34: misslab.v1.SweepService.Status:input_type -> misslab.v1.StatusRequest
+	11, // 35: misslab.v1.SweepService.Watch:input_type -> misslab.v1.WatchRequest
+	12, // 36: misslab.v1.SweepService.Cancel:input_type -> misslab.v1.CancelRequest
+	14, // 37: misslab.v1.SweepService.Retry:input_type -> misslab.v1.RetryRequest
+	16, // 38: misslab.v1.SweepService.Export:input_type -> misslab.v1.ExportRequest
+	17, // 39: misslab.v1.SweepService.UploadTable:input_type -> misslab.v1.UploadTableRequest
+	19, // 40: misslab.v1.SweepService.StatTable:input_type -> misslab.v1.StatTableRequest
+	26, // 41: misslab.v1.WorkService.Work:input_type -> misslab.v1.WorkRequest
+	21, // 42: misslab.v1.WorkService.FetchTable:input_type -> misslab.v1.FetchTableRequest
+	8,  // 43: misslab.v1.SweepService.Submit:output_type -> misslab.v1.SubmitResponse
+	10, // 44: misslab.v1.SweepService.Status:output_type -> misslab.v1.StatusResponse
+	24, // 45: misslab.v1.SweepService.Watch:output_type -> misslab.v1.WatchResponse
+	13, // 46: misslab.v1.SweepService.Cancel:output_type -> misslab.v1.CancelResponse
+	15, // 47: misslab.v1.SweepService.Retry:output_type -> misslab.v1.RetryResponse
+	23, // 48: misslab.v1.SweepService.Export:output_type -> misslab.v1.ExportResponse
+	18, // 49: misslab.v1.SweepService.UploadTable:output_type -> misslab.v1.UploadTableResponse
+	20, // 50: misslab.v1.SweepService.StatTable:output_type -> misslab.v1.StatTableResponse
+	27, // 51: misslab.v1.WorkService.Work:output_type -> misslab.v1.WorkResponse
+	22, // 52: misslab.v1.WorkService.FetchTable:output_type -> misslab.v1.FetchTableResponse
+	43, // [43:53] is the sub-list for method output_type
+	33, // [33:43] is the sub-list for method input_type
+	33, // [33:33] is the sub-list for extension type_name
+	33, // [33:33] is the sub-list for extension extendee
+	0,  // [0:33] is the sub-list for field type_name
 }
 
 func init() { file_misslab_v1_misslab_proto_init() }
@@ -3413,7 +3529,7 @@ func file_misslab_v1_misslab_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_misslab_v1_misslab_proto_rawDesc), len(file_misslab_v1_misslab_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   44,
+			NumMessages:   45,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

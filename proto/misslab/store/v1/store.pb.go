@@ -689,8 +689,11 @@ type Result struct {
 	Mae             float64                `protobuf:"fixed64,9,opt,name=mae,proto3" json:"mae,omitempty"`
 	ImputeRmseTrain float64                `protobuf:"fixed64,10,opt,name=impute_rmse_train,json=imputeRmseTrain,proto3" json:"impute_rmse_train,omitempty"` // NaN: not applicable
 	ImputeRmseTest  float64                `protobuf:"fixed64,11,opt,name=impute_rmse_test,json=imputeRmseTest,proto3" json:"impute_rmse_test,omitempty"`    // NaN: not applicable
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	// The scores of a classification task's class probabilities; absent
+	// for regression (and in every record before classification).
+	Class         *ClassScores `protobuf:"bytes,12,opt,name=class,proto3" json:"class,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Result) Reset() {
@@ -800,6 +803,106 @@ func (x *Result) GetImputeRmseTest() float64 {
 	return 0
 }
 
+func (x *Result) GetClass() *ClassScores {
+	if x != nil {
+		return x.Class
+	}
+	return nil
+}
+
+// ClassScores are a classification result's scores.
+type ClassScores struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	LogLoss          float64                `protobuf:"fixed64,1,opt,name=log_loss,json=logLoss,proto3" json:"log_loss,omitempty"`
+	Brier            float64                `protobuf:"fixed64,2,opt,name=brier,proto3" json:"brier,omitempty"`
+	Auc              float64                `protobuf:"fixed64,3,opt,name=auc,proto3" json:"auc,omitempty"` // NaN when a class is absent from the test set
+	AucHandTill      float64                `protobuf:"fixed64,4,opt,name=auc_hand_till,json=aucHandTill,proto3" json:"auc_hand_till,omitempty"`
+	Accuracy         float64                `protobuf:"fixed64,5,opt,name=accuracy,proto3" json:"accuracy,omitempty"`
+	BalancedAccuracy float64                `protobuf:"fixed64,6,opt,name=balanced_accuracy,json=balancedAccuracy,proto3" json:"balanced_accuracy,omitempty"`
+	Ece              float64                `protobuf:"fixed64,7,opt,name=ece,proto3" json:"ece,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
+}
+
+func (x *ClassScores) Reset() {
+	*x = ClassScores{}
+	mi := &file_misslab_store_v1_store_proto_msgTypes[8]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ClassScores) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ClassScores) ProtoMessage() {}
+
+func (x *ClassScores) ProtoReflect() protoreflect.Message {
+	mi := &file_misslab_store_v1_store_proto_msgTypes[8]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ClassScores.ProtoReflect.Descriptor instead.
+func (*ClassScores) Descriptor() ([]byte, []int) {
+	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{8}
+}
+
+func (x *ClassScores) GetLogLoss() float64 {
+	if x != nil {
+		return x.LogLoss
+	}
+	return 0
+}
+
+func (x *ClassScores) GetBrier() float64 {
+	if x != nil {
+		return x.Brier
+	}
+	return 0
+}
+
+func (x *ClassScores) GetAuc() float64 {
+	if x != nil {
+		return x.Auc
+	}
+	return 0
+}
+
+func (x *ClassScores) GetAucHandTill() float64 {
+	if x != nil {
+		return x.AucHandTill
+	}
+	return 0
+}
+
+func (x *ClassScores) GetAccuracy() float64 {
+	if x != nil {
+		return x.Accuracy
+	}
+	return 0
+}
+
+func (x *ClassScores) GetBalancedAccuracy() float64 {
+	if x != nil {
+		return x.BalancedAccuracy
+	}
+	return 0
+}
+
+func (x *ClassScores) GetEce() float64 {
+	if x != nil {
+		return x.Ece
+	}
+	return 0
+}
+
 // Failure is the value of bucket "failures", keyed by sweep id ‖ job
 // (uint64, big-endian): the last error of a job that gave up.
 type Failure struct {
@@ -811,7 +914,7 @@ type Failure struct {
 
 func (x *Failure) Reset() {
 	*x = Failure{}
-	mi := &file_misslab_store_v1_store_proto_msgTypes[8]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -823,7 +926,7 @@ func (x *Failure) String() string {
 func (*Failure) ProtoMessage() {}
 
 func (x *Failure) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_store_v1_store_proto_msgTypes[8]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -836,7 +939,7 @@ func (x *Failure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Failure.ProtoReflect.Descriptor instead.
 func (*Failure) Descriptor() ([]byte, []int) {
-	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{8}
+	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *Failure) GetMessage() []byte {
@@ -860,7 +963,7 @@ type TableEntry struct {
 
 func (x *TableEntry) Reset() {
 	*x = TableEntry{}
-	mi := &file_misslab_store_v1_store_proto_msgTypes[9]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -872,7 +975,7 @@ func (x *TableEntry) String() string {
 func (*TableEntry) ProtoMessage() {}
 
 func (x *TableEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_store_v1_store_proto_msgTypes[9]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -885,7 +988,7 @@ func (x *TableEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableEntry.ProtoReflect.Descriptor instead.
 func (*TableEntry) Descriptor() ([]byte, []int) {
-	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{9}
+	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *TableEntry) GetSize() int64 {
@@ -920,7 +1023,7 @@ type LeaseKey struct {
 
 func (x *LeaseKey) Reset() {
 	*x = LeaseKey{}
-	mi := &file_misslab_store_v1_store_proto_msgTypes[10]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -932,7 +1035,7 @@ func (x *LeaseKey) String() string {
 func (*LeaseKey) ProtoMessage() {}
 
 func (x *LeaseKey) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_store_v1_store_proto_msgTypes[10]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -945,7 +1048,7 @@ func (x *LeaseKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeaseKey.ProtoReflect.Descriptor instead.
 func (*LeaseKey) Descriptor() ([]byte, []int) {
-	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{10}
+	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *LeaseKey) GetKey() []byte {
@@ -966,7 +1069,7 @@ type FPClass struct {
 
 func (x *FPClass) Reset() {
 	*x = FPClass{}
-	mi := &file_misslab_store_v1_store_proto_msgTypes[11]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -978,7 +1081,7 @@ func (x *FPClass) String() string {
 func (*FPClass) ProtoMessage() {}
 
 func (x *FPClass) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_store_v1_store_proto_msgTypes[11]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -991,7 +1094,7 @@ func (x *FPClass) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FPClass.ProtoReflect.Descriptor instead.
 func (*FPClass) Descriptor() ([]byte, []int) {
-	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{11}
+	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *FPClass) GetClass() string {
@@ -1013,7 +1116,7 @@ type Counts struct {
 
 func (x *Counts) Reset() {
 	*x = Counts{}
-	mi := &file_misslab_store_v1_store_proto_msgTypes[12]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1025,7 +1128,7 @@ func (x *Counts) String() string {
 func (*Counts) ProtoMessage() {}
 
 func (x *Counts) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_store_v1_store_proto_msgTypes[12]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1038,7 +1141,7 @@ func (x *Counts) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Counts.ProtoReflect.Descriptor instead.
 func (*Counts) Descriptor() ([]byte, []int) {
-	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{12}
+	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *Counts) GetBuckets() []*BucketCount {
@@ -1059,7 +1162,7 @@ type BucketCount struct {
 
 func (x *BucketCount) Reset() {
 	*x = BucketCount{}
-	mi := &file_misslab_store_v1_store_proto_msgTypes[13]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1071,7 +1174,7 @@ func (x *BucketCount) String() string {
 func (*BucketCount) ProtoMessage() {}
 
 func (x *BucketCount) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_store_v1_store_proto_msgTypes[13]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1084,7 +1187,7 @@ func (x *BucketCount) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BucketCount.ProtoReflect.Descriptor instead.
 func (*BucketCount) Descriptor() ([]byte, []int) {
-	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{13}
+	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *BucketCount) GetBucket() string {
@@ -1112,7 +1215,7 @@ type History struct {
 
 func (x *History) Reset() {
 	*x = History{}
-	mi := &file_misslab_store_v1_store_proto_msgTypes[14]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1124,7 +1227,7 @@ func (x *History) String() string {
 func (*History) ProtoMessage() {}
 
 func (x *History) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_store_v1_store_proto_msgTypes[14]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1137,7 +1240,7 @@ func (x *History) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use History.ProtoReflect.Descriptor instead.
 func (*History) Descriptor() ([]byte, []int) {
-	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{14}
+	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *History) GetMigrations() []*Migration {
@@ -1161,7 +1264,7 @@ type Migration struct {
 
 func (x *Migration) Reset() {
 	*x = Migration{}
-	mi := &file_misslab_store_v1_store_proto_msgTypes[15]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1173,7 +1276,7 @@ func (x *Migration) String() string {
 func (*Migration) ProtoMessage() {}
 
 func (x *Migration) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_store_v1_store_proto_msgTypes[15]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1186,7 +1289,7 @@ func (x *Migration) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Migration.ProtoReflect.Descriptor instead.
 func (*Migration) Descriptor() ([]byte, []int) {
-	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{15}
+	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *Migration) GetFrom() string {
@@ -1283,7 +1386,7 @@ const file_misslab_store_v1_store_proto_rawDesc = "" +
 	"\x04Draw\x12\x12\n" +
 	"\x04seed\x18\x01 \x01(\x04R\x04seed\x126\n" +
 	"\bscenario\x18\x02 \x01(\v2\x1a.misslab.store.v1.ScenarioR\bscenario\x12-\n" +
-	"\x05table\x18\x03 \x01(\v2\x17.misslab.store.v1.TableR\x05table\"\xdb\x02\n" +
+	"\x05table\x18\x03 \x01(\v2\x17.misslab.store.v1.TableR\x05table\"\x90\x03\n" +
 	"\x06Result\x12\x0e\n" +
 	"\x02r2\x18\x01 \x01(\x01R\x02r2\x12\x10\n" +
 	"\x03mse\x18\x02 \x01(\x01R\x03mse\x12\x1f\n" +
@@ -1298,7 +1401,16 @@ const file_misslab_store_v1_store_proto_rawDesc = "" +
 	"\x03mae\x18\t \x01(\x01R\x03mae\x12*\n" +
 	"\x11impute_rmse_train\x18\n" +
 	" \x01(\x01R\x0fimputeRmseTrain\x12(\n" +
-	"\x10impute_rmse_test\x18\v \x01(\x01R\x0eimputeRmseTest\"#\n" +
+	"\x10impute_rmse_test\x18\v \x01(\x01R\x0eimputeRmseTest\x123\n" +
+	"\x05class\x18\f \x01(\v2\x1d.misslab.store.v1.ClassScoresR\x05class\"\xcf\x01\n" +
+	"\vClassScores\x12\x19\n" +
+	"\blog_loss\x18\x01 \x01(\x01R\alogLoss\x12\x14\n" +
+	"\x05brier\x18\x02 \x01(\x01R\x05brier\x12\x10\n" +
+	"\x03auc\x18\x03 \x01(\x01R\x03auc\x12\"\n" +
+	"\rauc_hand_till\x18\x04 \x01(\x01R\vaucHandTill\x12\x1a\n" +
+	"\baccuracy\x18\x05 \x01(\x01R\baccuracy\x12+\n" +
+	"\x11balanced_accuracy\x18\x06 \x01(\x01R\x10balancedAccuracy\x12\x10\n" +
+	"\x03ece\x18\a \x01(\x01R\x03ece\"#\n" +
 	"\aFailure\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\fR\amessage\"S\n" +
 	"\n" +
@@ -1339,7 +1451,7 @@ func file_misslab_store_v1_store_proto_rawDescGZIP() []byte {
 	return file_misslab_store_v1_store_proto_rawDescData
 }
 
-var file_misslab_store_v1_store_proto_msgTypes = make([]protoimpl.MessageInfo, 16)
+var file_misslab_store_v1_store_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
 var file_misslab_store_v1_store_proto_goTypes = []any{
 	(*Sweep)(nil),       // 0: misslab.store.v1.Sweep
 	(*Scenario)(nil),    // 1: misslab.store.v1.Scenario
@@ -1349,14 +1461,15 @@ var file_misslab_store_v1_store_proto_goTypes = []any{
 	(*Method)(nil),      // 5: misslab.store.v1.Method
 	(*Draw)(nil),        // 6: misslab.store.v1.Draw
 	(*Result)(nil),      // 7: misslab.store.v1.Result
-	(*Failure)(nil),     // 8: misslab.store.v1.Failure
-	(*TableEntry)(nil),  // 9: misslab.store.v1.TableEntry
-	(*LeaseKey)(nil),    // 10: misslab.store.v1.LeaseKey
-	(*FPClass)(nil),     // 11: misslab.store.v1.FPClass
-	(*Counts)(nil),      // 12: misslab.store.v1.Counts
-	(*BucketCount)(nil), // 13: misslab.store.v1.BucketCount
-	(*History)(nil),     // 14: misslab.store.v1.History
-	(*Migration)(nil),   // 15: misslab.store.v1.Migration
+	(*ClassScores)(nil), // 8: misslab.store.v1.ClassScores
+	(*Failure)(nil),     // 9: misslab.store.v1.Failure
+	(*TableEntry)(nil),  // 10: misslab.store.v1.TableEntry
+	(*LeaseKey)(nil),    // 11: misslab.store.v1.LeaseKey
+	(*FPClass)(nil),     // 12: misslab.store.v1.FPClass
+	(*Counts)(nil),      // 13: misslab.store.v1.Counts
+	(*BucketCount)(nil), // 14: misslab.store.v1.BucketCount
+	(*History)(nil),     // 15: misslab.store.v1.History
+	(*Migration)(nil),   // 16: misslab.store.v1.Migration
 }
 var file_misslab_store_v1_store_proto_depIdxs = []int32{
 	1,  // 0: misslab.store.v1.Sweep.scenarios:type_name -> misslab.store.v1.Scenario
@@ -1367,13 +1480,14 @@ var file_misslab_store_v1_store_proto_depIdxs = []int32{
 	5,  // 5: misslab.store.v1.Pipeline.methods:type_name -> misslab.store.v1.Method
 	1,  // 6: misslab.store.v1.Draw.scenario:type_name -> misslab.store.v1.Scenario
 	2,  // 7: misslab.store.v1.Draw.table:type_name -> misslab.store.v1.Table
-	13, // 8: misslab.store.v1.Counts.buckets:type_name -> misslab.store.v1.BucketCount
-	15, // 9: misslab.store.v1.History.migrations:type_name -> misslab.store.v1.Migration
-	10, // [10:10] is the sub-list for method output_type
-	10, // [10:10] is the sub-list for method input_type
-	10, // [10:10] is the sub-list for extension type_name
-	10, // [10:10] is the sub-list for extension extendee
-	0,  // [0:10] is the sub-list for field type_name
+	8,  // 8: misslab.store.v1.Result.class:type_name -> misslab.store.v1.ClassScores
+	14, // 9: misslab.store.v1.Counts.buckets:type_name -> misslab.store.v1.BucketCount
+	16, // 10: misslab.store.v1.History.migrations:type_name -> misslab.store.v1.Migration
+	11, // [11:11] is the sub-list for method output_type
+	11, // [11:11] is the sub-list for method input_type
+	11, // [11:11] is the sub-list for extension type_name
+	11, // [11:11] is the sub-list for extension extendee
+	0,  // [0:11] is the sub-list for field type_name
 }
 
 func init() { file_misslab_store_v1_store_proto_init() }
@@ -1387,7 +1501,7 @@ func file_misslab_store_v1_store_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_misslab_store_v1_store_proto_rawDesc), len(file_misslab_store_v1_store_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   16,
+			NumMessages:   17,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
