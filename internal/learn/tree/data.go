@@ -34,8 +34,10 @@ func (s *sample) at(e int32, j int) float64 {
 }
 
 // newSample builds the presorted layout for the given entries (rows of X,
-// possibly repeated). x is X's row-major data with the given stride.
-func newSample(x []float64, stride, d int, y []float64, rows []int32) *sample {
+// possibly repeated). x is X's row-major data with the given stride. sort
+// orders one column (sortColumn, or rpartOrder where the order of ties
+// matters).
+func newSample(x []float64, stride, d int, y []float64, rows []int32, sort func(v []float64, idx, cnt []int32)) *sample {
 	m := len(rows)
 	s := &sample{n: m, d: d, row: rows, y: make([]float64, m), x: x, stride: stride,
 		idx: make([][]int32, d), val: make([][]float64, d),
@@ -52,7 +54,7 @@ func newSample(x []float64, stride, d int, y []float64, rows []int32) *sample {
 		for e := range m {
 			col[e] = s.at(int32(e), j)
 		}
-		sortColumn(col, s.idx[j], cnt)
+		sort(col, s.idx[j], cnt)
 		for p, e := range s.idx[j] {
 			s.val[j][p] = col[e]
 		}

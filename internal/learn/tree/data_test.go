@@ -79,7 +79,7 @@ func TestPartition(t *testing.T) {
 	for i := range rows {
 		rows[i] = int32(i)
 	}
-	s := newSample(raw.Data, raw.Stride, raw.Cols, y, rows)
+	s := newSample(raw.Data, raw.Stride, raw.Cols, y, rows, sortColumn)
 	rng := newRNG(17)
 	lo, hi := 0, s.n
 	for e := range s.dest {

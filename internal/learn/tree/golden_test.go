@@ -43,7 +43,7 @@ func TestGoldenRpart(t *testing.T) {
 				}
 				stem := filepath.Join(dir, data+"_"+cname)
 				checkGoldenNodes(t, tr, learntest.ReadCSV(t, stem+"_nodes.csv"))
-				checkGoldenSurrogates(t, tr, learntest.ReadCSV(t, stem+"_surrogates.csv"))
+				checkGoldenSurrogates(t, byPath(tr), learntest.ReadCSV(t, stem+"_surrogates.csv"))
 				want := learntest.ReadCSV(t, stem+"_pred.csv")
 				checkGoldenPred(t, tr, test.Matrix(t, xn), want.Column(t, "pred"), "test")
 				head := train.Matrix(t, xn).Slice(0, len(want.Rows), 0, len(xn)).(*mat.Dense)
@@ -55,12 +55,23 @@ func TestGoldenRpart(t *testing.T) {
 
 // byPath indexes the tree's nodes by canonical path: "r" for the root,
 // then 0 for the x < threshold child and 1 for the other.
-func byPath(tr *Model) map[string]NodeInfo {
-	nodes := tr.Nodes()
+func byPath(tr *Model) map[string]NodeInfo { return pathIndex(tr.Nodes()) }
+
+// pathIndex indexes nodes (in Nodes' layout) by canonical path.
+func pathIndex(nodes []NodeInfo) map[string]NodeInfo {
 	out := map[string]NodeInfo{}
+	for i, p := range nodePaths(nodes) {
+		out[p] = nodes[i]
+	}
+	return out
+}
+
+// nodePaths returns the canonical path of every node (in Nodes' layout).
+func nodePaths(nodes []NodeInfo) []string {
+	out := make([]string, len(nodes))
 	var walk func(i int, p string)
 	walk = func(i int, p string) {
-		out[p] = nodes[i]
+		out[i] = p
 		if !nodes[i].Leaf {
 			walk(nodes[i].Left, p+"0")
 			walk(nodes[i].Right, p+"1")
@@ -116,9 +127,8 @@ func checkGoldenNodes(t *testing.T, tr *Model, want learntest.Table) {
 	}
 }
 
-func checkGoldenSurrogates(t *testing.T, tr *Model, want learntest.Table) {
+func checkGoldenSurrogates(t *testing.T, got map[string]NodeInfo, want learntest.Table) {
 	t.Helper()
-	got := byPath(tr)
 	count := map[string]int{}
 	for i := range want.Rows {
 		path := want.Str(t, i, "path")

@@ -15,7 +15,8 @@ type grower struct {
 	s      *sample
 	rng    *rand.Rand
 	t      *Model
-	alpha  float64   // CP times the root's sum of squares
+	crit   criterion // least squares (anova) or Gini (class)
+	alpha  float64   // CP times the root's risk
 	iscale float64   // largest improve seen so far (rpart's rounding guard)
 	feats  []int     // candidate columns scratch
 	inv    []float64 // inv[k] = 1/k, k = 0..n (inv[0] unused)
@@ -32,8 +33,9 @@ func (g *grower) grow(id int32, lo, hi, depth int) (float64, int, error) {
 	if err := g.ctx.Err(); err != nil {
 		return 0, 0, fmt.Errorf("tree: fit interrupted: %w", err)
 	}
+	value, risk := g.crit.summarise(id, lo, hi)
 	nd := &g.t.nodes[id]
-	nd.mean, nd.risk = g.s.meanRisk(lo, hi)
+	nd.mean, nd.risk = value, risk
 	nd.n, nd.depth = int32(hi-lo), int32(depth)
 	bound := nd.risk
 	if id == 0 {
@@ -141,9 +143,9 @@ func (g *grower) bestSplit(lo, hi int, mean, risk float64) (cand, bool) {
 		var c cand
 		var ok bool
 		if g.p.Strategy == MIA {
-			c, ok = g.scanMIA(j, lo, hi, mean, risk)
+			c, ok = g.crit.scanMIA(j, lo, hi, mean, risk)
 		} else {
-			c, ok = g.scanAvailable(j, lo, hi, risk)
+			c, ok = g.crit.scanAvailable(j, lo, hi, risk)
 		}
 		if !ok {
 			continue
@@ -235,14 +237,7 @@ func (g *grower) naSide(c cand, lo, hi int, mean float64, t0, t1 int) int8 {
 	case g.p.Strategy == MIA:
 		return c.naSide
 	case g.p.Strategy == Block:
-		s0, s1, sNA, n0, n1, _ := g.naSums(c, lo, hi, mean)
-		a, b := s0+sNA, s1+sNA
-		left := a*a/float64(n0+nNA) + s1*s1/float64(n1)
-		right := s0*s0/float64(n0) + b*b/float64(n1+nNA)
-		if right > left {
-			return naRight
-		}
-		return naLeft
+		return g.crit.blockSide(c, lo, hi, mean)
 	}
 	return larger
 }

@@ -51,23 +51,34 @@ type SurrogateInfo struct {
 // Nodes returns every node in preorder, the child with the lower mean
 // first (rpart's frame order). Nodes()[0] is the root.
 func (t *Model) Nodes() []NodeInfo {
-	out := make([]NodeInfo, 0, len(t.nodes))
+	ids := t.preorder()
 	pos := make([]int, len(t.nodes))
+	for i, id := range ids {
+		pos[id] = i
+	}
+	out := make([]NodeInfo, len(ids))
+	for i, id := range ids {
+		out[i] = t.info(id)
+		if !out[i].Leaf {
+			out[i].Left, out[i].Right = pos[out[i].Left], pos[out[i].Right]
+		}
+	}
+	return out
+}
+
+// preorder returns the node ids in Nodes' order: preorder, the child
+// grown first (rpart's left son) first.
+func (t *Model) preorder() []int32 {
+	out := make([]int32, 0, len(t.nodes))
 	var walk func(id int32)
 	walk = func(id int32) {
-		pos[id] = len(out)
-		out = append(out, t.info(id))
+		out = append(out, id)
 		if nd := &t.nodes[id]; nd.feature >= 0 {
 			walk(t.firstChild(id))
 			walk(nd.child[0] + nd.child[1] - t.firstChild(id))
 		}
 	}
 	walk(0)
-	for i := range out {
-		if !out[i].Leaf {
-			out[i].Left, out[i].Right = pos[out[i].Left], pos[out[i].Right]
-		}
-	}
 	return out
 }
 

@@ -24,7 +24,8 @@ const (
 	MIA
 	// Block chooses the split on the observed rows (as Surrogate does) and
 	// then sends all NA rows as a block to the side giving the smaller
-	// squared error (LightGBM style).
+	// squared error (LightGBM style); for FitClass, the smaller Gini
+	// score.
 	Block
 	// Prob chooses the split on the observed rows and sends each NA row
 	// left with probability nL/(nL+nR) (C4.5 style), at training and at
@@ -71,9 +72,10 @@ func (s Strategy) availableCase() bool {
 type Gain int
 
 const (
-	// GainRpart scores a split by the drop in the sum of squares of the
-	// rows observing the variable, as rpart does: a variable missing for a
-	// fraction q of the node sees its gain shrunk by about (1 − q).
+	// GainRpart scores a split by the drop in the sum of squares (for
+	// FitClass, the Gini score) of the rows observing the variable, as
+	// rpart does: a variable missing for a fraction q of the node sees its
+	// gain shrunk by about (1 − q).
 	GainRpart Gain = iota
 	// GainPerObserved divides that drop by the fraction of the node's rows
 	// observing the variable: the CART criterion computed on the observed
@@ -96,8 +98,11 @@ type Params struct {
 	// counts the whole child including its NA rows.
 	MinBucket int
 	// CP is rpart's complexity parameter: a split is kept only when it
-	// lowers the tree's total sum of squares by more than CP times the
-	// root's, with rpart's cost-complexity bookkeeping. 0 keeps every split.
+	// lowers the tree's risk (total sum of squares; for FitClass, the
+	// misclassified count) by more than CP times the root's, with rpart's
+	// cost-complexity bookkeeping. 0 keeps every split that lowers the
+	// risk at all; for FitClass a subtree whose leaves misclassify as many
+	// rows as its root does not, as in rpart.
 	CP float64
 	// MaxDepth bounds the depth of any node (root = 0), as rpart's
 	// maxdepth. 0 means unlimited (rpart caps it at 30).

@@ -27,6 +27,20 @@ import (
 // ±Inf is rejected (learnerr.ErrInput), and so is NaN under NoMissing.
 // A cancelled ctx returns its error before any work.
 func (t *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
+	ids, err := t.leaves(ctx, X)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(ids))
+	for i, id := range ids {
+		out[i] = t.nodes[id].mean
+	}
+	return out, nil
+}
+
+// leaves checks X as Predict documents and returns the node where each
+// row stops.
+func (t *Model) leaves(ctx context.Context, X *mat.Dense) ([]int32, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -40,7 +54,7 @@ func (t *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
 	if err := checkValues(raw, t.strategy); err != nil {
 		return nil, err
 	}
-	out := make([]float64, raw.Rows)
+	out := make([]int32, raw.Rows)
 	var pcg rand.PCG
 	rng := rand.New(&pcg)
 	for i := range raw.Rows {
@@ -48,7 +62,7 @@ func (t *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
 		if t.strategy == Prob {
 			pcg.Seed(t.seed[0], t.seed[1]^splitmix(uint64(i)))
 		}
-		out[i] = t.nodes[t.leaf(row, rng)].mean
+		out[i] = t.leaf(row, rng)
 	}
 	return out, nil
 }

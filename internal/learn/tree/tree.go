@@ -88,21 +88,36 @@ func fit(ctx context.Context, X *mat.Dense, y []float64, rows []int, p Params, r
 	if err != nil {
 		return nil, err
 	}
-	s := newSample(raw.Data, raw.Stride, raw.Cols, y, entries)
-	t := &Model{d: raw.Cols, strategy: p.Strategy}
+	s := newSample(raw.Data, raw.Stride, raw.Cols, y, entries, sortColumn)
+	g := newGrower(ctx, p, s, rng)
+	g.crit = anova{g}
+	return g.run()
+}
+
+// newGrower returns a grower for the sample s with an empty tree; its
+// criterion is left to the caller.
+func newGrower(ctx context.Context, p Params, s *sample, rng *rand.Rand) *grower {
+	t := &Model{d: s.d, strategy: p.Strategy}
 	t.addNode()
-	_, rootRisk := s.meanRisk(0, s.n)
-	g := &grower{ctx: ctx, p: p, s: s, rng: rng, t: t, alpha: rootAlpha(p.CP, rootRisk),
-		inv: make([]float64, s.n+1)}
+	g := &grower{ctx: ctx, p: p, s: s, rng: rng, t: t, inv: make([]float64, s.n+1)}
 	for k := 1; k <= s.n; k++ {
 		g.inv[k] = 1 / float64(k)
 	}
-	if _, _, err := g.grow(0, 0, s.n, 0); err != nil {
+	return g
+}
+
+// run grows the whole tree with rpart's alpha (CP times the root's
+// risk), settles the reported complexities and draws Prob's seed.
+func (g *grower) run() (*Model, error) {
+	_, rootRisk := g.crit.summarise(0, 0, g.s.n)
+	g.alpha = rootAlpha(g.p.CP, rootRisk)
+	if _, _, err := g.grow(0, 0, g.s.n, 0); err != nil {
 		return nil, err
 	}
+	t := g.t
 	t.fixComplexity(0, t.nodes[0].complexity, g.alpha)
-	if p.Strategy == Prob {
-		t.seed = [2]uint64{rng.Uint64(), rng.Uint64()}
+	if g.p.Strategy == Prob {
+		t.seed = [2]uint64{g.rng.Uint64(), g.rng.Uint64()}
 	}
 	return t, nil
 }
