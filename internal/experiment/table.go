@@ -31,9 +31,12 @@ func tableData(job Job) (dataset, error) {
 	if job.Fold < 0 || job.Fold >= ref.Units() {
 		return dataset{}, fmt.Errorf("table %s: fold %d outside [0, %d)", ref.Name, job.Fold, ref.Units())
 	}
-	trRows, teRows := split.Rows(split.Assign(job.Seed, ref, job.Rep, len(d.Y)), job.Fold)
+	trRows, teRows := split.Rows(assignRows(job, d), job.Fold)
 	data := dataset{train: pick(d.X, trRows), test: pick(d.X, teRows), trainY: pickY(d.Y, trRows), testY: pickY(d.Y, teRows),
-		key: job.Scenario.Canonical(), unit: job.Rep*ref.Units() + job.Fold}
+		key: job.Scenario.Canonical(), unit: job.Rep*ref.Units() + job.Fold, classes: len(d.Classes)}
+	if data.classes > 0 {
+		return data, amputeUnlessNone(job, d, &data)
+	}
 	data.variance = popVariance(data.testY)
 	if !(data.variance > 0) {
 		return dataset{}, fmt.Errorf("table %s, repetition %d, fold %d: the %d test targets are constant, so R² is undefined",
@@ -165,4 +168,25 @@ func popVariance(y []float64) float64 {
 		s += (v - m) * (v - m)
 	}
 	return s / float64(len(y))
+}
+
+// assignRows returns the folds of the job's repetition: stratified by
+// class for a classification design (split.AssignStratified).
+func assignRows(job Job, d *table.Design) []int {
+	if d.Classes == nil {
+		return split.Assign(job.Seed, job.Scenario.Table, job.Rep, len(d.Y))
+	}
+	classes := make([]int, len(d.Y))
+	for i, y := range d.Y {
+		classes[i] = int(y)
+	}
+	return split.AssignStratified(job.Seed, job.Scenario.Table, job.Rep, classes)
+}
+
+// amputeUnlessNone amputes the job's data unless its mechanism is none.
+func amputeUnlessNone(job Job, d *table.Design, data *dataset) error {
+	if job.Scenario.Mechanism == sim.None {
+		return nil
+	}
+	return amputeData(job, d, data)
 }

@@ -283,7 +283,7 @@ func (p *parser) sweep(b *hclsyntax.Block) *Sweep {
 	scen, okScen := p.dataOrTable(b, s)
 	okMethods := p.declaredMethods(b)
 	pipes, okPipes := p.pipelines(b)
-	okPipes = okPipes && okMethods
+	okPipes = okPipes && okMethods && p.tasksFit(b, scen, pipes)
 	if !ok || !okReps || !okScen || !okPipes || !p.sizes(b, s.Repetitions, (&Sweep{Scenarios: scen}).Units(), len(scen), len(pipes)) {
 		return nil
 	}

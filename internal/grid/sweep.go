@@ -151,6 +151,9 @@ func (s *Sweep) Check() error {
 		if p.spec.Learner == "" {
 			return invalidField(fmt.Sprintf("pipelines[%d]", i), "not made by grid.NewPipeline")
 		}
+		if err := pipelineTask(p, s.Scenarios[0].Task); err != nil {
+			return invalidField(fmt.Sprintf("pipelines[%d]", i), "%w", err)
+		}
 		if j, dup := names[p.Canonical()]; dup {
 			return invalidField(fmt.Sprintf("pipelines[%d]", i), "same as pipelines[%d] (%s)", j, p.Canonical())
 		}
@@ -163,6 +166,8 @@ func (s *Sweep) Check() error {
 // is simulated or reads one table, split one way.
 func sameSource(first, sc sim.Scenario) error {
 	switch {
+	case first.Task != sc.Task && !(isRegression(first.Task) && isRegression(sc.Task)):
+		return fmt.Errorf("a sweep has one task; scenarios[0] is %q and this one %q", first.Task, sc.Task)
 	case (first.Table == nil) != (sc.Table == nil):
 		return fmt.Errorf("a sweep mixes simulated scenarios and table scenarios")
 	case first.Table == nil:
@@ -180,3 +185,6 @@ func sameSource(first, sc sim.Scenario) error {
 func invalidField(field, format string, a ...any) error {
 	return fmt.Errorf("%w: %s: "+format, append([]any{ErrInvalid, field}, a...)...)
 }
+
+// isRegression reports whether task is regression ("" or "regression").
+func isRegression(task string) bool { return task == "" || task == sim.Regression }

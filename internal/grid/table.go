@@ -20,7 +20,7 @@ import (
 const DefaultFolds = 5
 
 var (
-	tableSchema = schema{attrs: []string{"file", "target", "drop", "categorical", "na"}}
+	tableSchema = schema{attrs: []string{"file", "target", "drop", "categorical", "na", "task"}}
 	splitSchema = schema{attrs: []string{"folds", "test_fraction"}}
 )
 
@@ -34,6 +34,10 @@ type TableFile struct {
 	Rows    int                   // data rows in the file
 	Used    int                   // rows with a target; the others are dropped
 	Columns []table.ColumnSummary // every kept column, target included
+	// Classes and ClassCounts are a classification target's levels and
+	// their rows (of the Used rows); nil for regression.
+	Classes     []string
+	ClassCounts []int
 }
 
 // tableBlock is the decoded table block of a sweep.
@@ -42,6 +46,9 @@ type tableBlock struct {
 	drop, categorical list[string]
 	na                list[string]
 	fileAt, targetAt  hcl.Range
+	// classify: the target is a class label (task = "classification",
+	// or the target listed in categorical).
+	classify bool
 }
 
 // tableSweep decodes the table, split and missingness blocks of sweep b
@@ -56,10 +63,10 @@ func (p *parser) tableSweep(b, tb *hclsyntax.Block) ([]sim.Scenario, *TableFile,
 	if !ok {
 		return nil, nil, false
 	}
-	if !p.decodeSplit(b, ref, tf.Used) {
+	if !p.decodeSplit(b, ref, tf.Used) || !p.classesFit(b, ref, tf) {
 		return nil, nil, false
 	}
-	scen, ok := p.tableScenarios(b, ref)
+	scen, ok := p.tableScenarios(b, ref, taskOf(tf))
 	return scen, tf, ok
 }
 
@@ -98,7 +105,7 @@ func (p *parser) decodeTable(tb *hclsyntax.Block) (tableBlock, bool) {
 			ok = false
 		}
 	}
-	return blk, ok
+	return blk, ok && p.decodeTableTask(at, &blk)
 }
 
 // readTable reads the table a block names, checks its names against the
@@ -124,16 +131,17 @@ func (p *parser) readTable(blk tableBlock) (*sim.TableRef, *TableFile, bool) {
 		p.ds.add(at, field, "%v", err)
 		return nil, nil, false
 	}
-	d, err := t.Shape(table.Spec{Target: blk.target, Drop: blk.drop.vals, Categorical: blk.categorical.vals})
+	d, err := t.Shape(table.Spec{Target: blk.target, Drop: blk.drop.vals, Categorical: blk.categorical.vals, Classify: blk.classify})
 	if err != nil {
 		at, field := blk.locate(err)
 		p.ds.add(at, field, "%v", err)
 		return nil, nil, false
 	}
 	ref := &sim.TableRef{SHA256: t.SHA256, Format: string(format), Name: filepath.Base(path),
-		Target: blk.target, Drop: blk.drop.vals, Categorical: blk.categorical.vals, NA: na,
+		Target: blk.target, Drop: blk.drop.vals, Categorical: featuresOnly(blk.categorical.vals, blk.target), NA: na,
 		Features: d.Features}
-	tf := &TableFile{Path: path, Size: t.Size, Rows: t.Rows, Used: len(d.Y), Columns: t.Summary()}
+	tf := &TableFile{Path: path, Size: t.Size, Rows: t.Rows, Used: len(d.Y), Columns: t.Summary(),
+		Classes: d.Classes, ClassCounts: d.ClassCounts()}
 	return ref, tf, true
 }
 

@@ -19,9 +19,9 @@ type tableColumns struct {
 }
 
 // tableScenarios expands the missingness block of table sweep b (absent:
-// the table as it is, mechanism "none") into scenarios on ref.
-func (p *parser) tableScenarios(b *hclsyntax.Block, ref *sim.TableRef) ([]sim.Scenario, bool) {
-	base := sim.Scenario{Model: sim.Table, D: len(ref.Features), Mechanism: sim.None, Table: ref}
+// the table as it is, mechanism "none") into scenarios of task on ref.
+func (p *parser) tableScenarios(b *hclsyntax.Block, ref *sim.TableRef, task string) ([]sim.Scenario, bool) {
+	base := sim.Scenario{Model: sim.Table, D: len(ref.Features), Mechanism: sim.None, Table: ref, Task: task}
 	miss := p.single(b.Body, "missingness")
 	if miss == nil {
 		return []sim.Scenario{base}, true

@@ -1,10 +1,12 @@
 package grid
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
+	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/sim"
 )
 
@@ -65,4 +67,36 @@ func (ax *axes) resolveThreshold(s *sim.Scenario) {
 	if c, err := sim.MedianThreshold(s.Model, s.D, s.Rho); err == nil {
 		s.Threshold = c
 	}
+}
+
+// tasksFit reports, at sweep b's pipelines blocks, every pipeline that
+// cannot run the sweep's task (see learn.Classifies): a classification
+// needs learners with a classification mode.
+func (p *parser) tasksFit(b *hclsyntax.Block, scen []sim.Scenario, pipes []Pipeline) bool {
+	if len(scen) == 0 || !sim.IsClassification(scen[0].Task) {
+		return true
+	}
+	at := b.DefRange()
+	if pbs := p.blocksOf(b.Body, "pipelines", 0); len(pbs) > 0 {
+		at = pbs[0].DefRange()
+	}
+	ok := true
+	for _, pl := range pipes {
+		if err := pipelineTask(pl, scen[0].Task); err != nil {
+			p.ds.add(at, "pipelines", "%v", err)
+			ok = false
+		}
+	}
+	return ok
+}
+
+// pipelineTask returns why pipeline pl cannot run task, or nil.
+func pipelineTask(pl Pipeline, task string) error {
+	if !sim.IsClassification(task) {
+		return nil
+	}
+	if err := learn.Classifies(pl.spec); err != nil {
+		return fmt.Errorf("%s cannot run task %q: %w", pl.Name(), task, err)
+	}
+	return nil
 }

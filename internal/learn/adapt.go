@@ -40,3 +40,26 @@ func (a adapted[M]) Fit(ctx context.Context, X *mat.Dense, y []float64, rng *ran
 	}
 	return m, nil
 }
+
+// adaptClass turns a package function fitClass(ctx, X, y, k, p, rng)
+// into a Classifier with the parameters p, as adaptFit does for a
+// learner: tree, ctree, forest and boost have such a function.
+func adaptClass[P any, M ClassModel](fit func(context.Context, *mat.Dense, []float64, int, P, *rand.Rand) (M, error), p P) Classifier {
+	return adaptedClass[M](func(ctx context.Context, X *mat.Dense, y []float64, k int, rng *rand.Rand) (M, error) {
+		return fit(ctx, X, y, k, p, rng)
+	})
+}
+
+// adaptedClass is the one adapter between the learner packages'
+// classifiers and this package: a fit function returning the package's
+// own model type, returned as the ClassModel itself (so that a tree's
+// still implements RootSplitter).
+type adaptedClass[M ClassModel] func(ctx context.Context, X *mat.Dense, y []float64, k int, rng *rand.Rand) (M, error)
+
+func (a adaptedClass[M]) FitClass(ctx context.Context, X *mat.Dense, y []float64, k int, rng *rand.Rand) (ClassModel, error) {
+	m, err := a(ctx, X, y, k, rng)
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}

@@ -58,21 +58,39 @@ var treeFamily = Family{
 	},
 	Presets: map[string]Settings{"rpart_defaults": {"minbucket": 7, "minsplit": 20, "cp": 0.01}},
 	New: func(strategy string, s Settings, _ Env) (Learner, error) {
-		p := tree.PaperDefaults()
-		p.MinBucket, p.MinSplit, p.CP = s.Int("minbucket"), s.Int("minsplit"), s["cp"]
-		p.MaxDepth, p.MaxSurrogate = s.Int("maxdepth"), s.Int("maxsurrogate")
-		if p.MinSplit == 0 {
-			p.MinSplit = 3 * p.MinBucket
-		}
-		p.Strategy = tree.NoMissing
-		if Native(strategy) {
-			var err error
-			if p.Strategy, err = tree.ParseStrategy(strategy); err != nil {
-				return nil, err
-			}
+		p, err := treeParams(strategy, s)
+		if err != nil {
+			return nil, err
 		}
 		return adaptFit(tree.Fit, p), nil
 	},
+	// rpart method = "class": Gini, the training classes' proportions
+	// as priors, the leaf's class probabilities (see tree.FitClass).
+	NewClass: func(strategy string, s Settings, _ Env) (Classifier, error) {
+		p, err := treeParams(strategy, s)
+		if err != nil {
+			return nil, err
+		}
+		return adaptClass(tree.FitClass, p), nil
+	},
+}
+
+// treeParams turns resolved tree settings into tree.Params.
+func treeParams(strategy string, s Settings) (tree.Params, error) {
+	p := tree.PaperDefaults()
+	p.MinBucket, p.MinSplit, p.CP = s.Int("minbucket"), s.Int("minsplit"), s["cp"]
+	p.MaxDepth, p.MaxSurrogate = s.Int("maxdepth"), s.Int("maxsurrogate")
+	if p.MinSplit == 0 {
+		p.MinSplit = 3 * p.MinBucket
+	}
+	p.Strategy = tree.NoMissing
+	if Native(strategy) {
+		var err error
+		if p.Strategy, err = tree.ParseStrategy(strategy); err != nil {
+			return tree.Params{}, err
+		}
+	}
+	return p, nil
 }
 
 // boostFamily is gradient boosting with XGBoost's exact method; the

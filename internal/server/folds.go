@@ -27,37 +27,43 @@ func (c *Coordinator) exportFolds(ctx context.Context, w io.Writer, id string) e
 		return fmt.Errorf("%w: sweep %.12s draws simulated data; only a table sweep has folds", ErrPrecondition, id)
 	}
 	ref := sw.Scenarios[0].Table
-	d, err := c.shape(ctx, ref)
+	d, err := c.shape(ctx, ref, sim.IsClassification(sw.Scenarios[0].Task))
 	if err != nil {
 		return err
 	}
-	return split.WriteCSV(w, sw.Seed, ref, sw.Repetitions, d.Rows)
+	return split.WriteCSV(w, sw.Seed, ref, sw.Repetitions, d.Rows, classCodes(d))
 }
 
 // checkParquet checks a Parquet table sweep against its stored file's
-// schema: the target is a kept numeric column and the other kept columns
-// are the sweep's features, in order.
-func (c *Coordinator) checkParquet(ctx context.Context, ref *sim.TableRef) error {
+// schema: the target is a kept column, numeric for regression and
+// categorical for a classification (classify), and the other kept
+// columns are the sweep's features, in order.
+func (c *Coordinator) checkParquet(ctx context.Context, ref *sim.TableRef, classify bool) error {
 	path, err := c.tablePath(ref)
 	if err != nil {
 		return err
 	}
-	t, err := table.Schema(ctx, path, table.Options{Format: table.Parquet, Drop: ref.Drop, Categorical: ref.Categorical})
+	categorical, _ := table.ReadSpec(ref.Target, ref.Drop, ref.Categorical, classify)
+	t, err := table.Schema(ctx, path, table.Options{Format: table.Parquet, Drop: ref.Drop, Categorical: categorical})
 	if err != nil {
 		return fmt.Errorf("%w: table %s: %w", wire.ErrInvalidSpec, ref.Name, err)
+	}
+	want, kind := table.Numeric, "numeric"
+	if classify {
+		want, kind = table.Categorical, "categorical"
 	}
 	var features []string
 	target := false
 	for _, col := range t.Columns {
 		if col.Name == ref.Target {
-			target = col.Kind == table.Numeric
+			target = col.Kind == want
 			continue
 		}
 		features = append(features, col.Name)
 	}
 	switch {
 	case !target:
-		return fmt.Errorf("%w: scenarios[0].table.target: %q is not a numeric column of %s", wire.ErrInvalidSpec, ref.Target, ref.Name)
+		return fmt.Errorf("%w: scenarios[0].table.target: %q is not a %s column of %s", wire.ErrInvalidSpec, ref.Target, kind, ref.Name)
 	case !slices.Equal(features, ref.Features):
 		return fmt.Errorf("%w: scenarios[0].table.features: %v, but table %s has %v", wire.ErrInvalidSpec, ref.Features, ref.Name, features)
 	}
@@ -76,17 +82,18 @@ func (c *Coordinator) tablePath(ref *sim.TableRef) (string, error) {
 
 // shape reads a stored table as ref says and returns its design without
 // the matrix (table.Table.Shape): its features and rows with a target.
-func (c *Coordinator) shape(ctx context.Context, ref *sim.TableRef) (*table.Design, error) {
+func (c *Coordinator) shape(ctx context.Context, ref *sim.TableRef, classify bool) (*table.Design, error) {
 	path, err := c.tablePath(ref)
 	if err != nil {
 		return nil, err
 	}
+	categorical, spec := table.ReadSpec(ref.Target, ref.Drop, ref.Categorical, classify)
 	t, err := table.ReadFile(ctx, path, table.Options{Format: table.Format(ref.Format), NA: ref.NA,
-		Drop: ref.Drop, Categorical: ref.Categorical})
+		Drop: ref.Drop, Categorical: categorical})
 	if err != nil {
 		return nil, fmt.Errorf("%w: table %s: %w", wire.ErrInvalidSpec, ref.Name, err)
 	}
-	d, err := t.Shape(table.Spec{Target: ref.Target, Drop: ref.Drop, Categorical: ref.Categorical})
+	d, err := t.Shape(spec)
 	if err != nil {
 		return nil, fmt.Errorf("%w: table %s: %w", wire.ErrInvalidSpec, ref.Name, err)
 	}
@@ -106,10 +113,16 @@ func (c *Coordinator) shape(ctx context.Context, ref *sim.TableRef) (*table.Desi
 func (c *Coordinator) checkTable(ctx context.Context, sw *grid.Sweep) error {
 	ref := sw.Scenarios[0].Table
 	if ref.Format == string(table.Parquet) {
-		return c.checkParquet(ctx, ref)
+		return c.checkParquet(ctx, ref, sim.IsClassification(sw.Scenarios[0].Task))
 	}
-	d, err := c.shape(ctx, ref)
+	d, err := c.shape(ctx, ref, sim.IsClassification(sw.Scenarios[0].Task))
 	if err != nil {
+		return err
+	}
+	if err := sameTask(sw.Scenarios[0].Task, d); err != nil {
+		return err
+	}
+	if err := classesFit(ref, d); err != nil {
 		return err
 	}
 	if !slices.Equal(d.Features, ref.Features) {
@@ -118,6 +131,45 @@ func (c *Coordinator) checkTable(ctx context.Context, sw *grid.Sweep) error {
 	n := len(d.Y)
 	if ref.Folds > n/2 || (ref.Folds == 0 && (grid.TestRows(n, ref.TestFraction) < 1 || n-grid.TestRows(n, ref.TestFraction) < 2)) {
 		return fmt.Errorf("%w: scenarios[0].table: the split leaves too few rows of the %d with a target", wire.ErrInvalidSpec, n)
+	}
+	return nil
+}
+
+// classCodes returns the class codes of a classification design's rows,
+// nil for regression.
+func classCodes(d *table.Design) []int {
+	if d.Classes == nil {
+		return nil
+	}
+	out := make([]int, len(d.Y))
+	for i, y := range d.Y {
+		out[i] = int(y)
+	}
+	return out
+}
+
+// sameTask checks a classification sweep's task against its table's
+// classes: binary for two, multiclass for more.
+func sameTask(task string, d *table.Design) error {
+	switch {
+	case d.Classes == nil:
+		return nil
+	case len(d.Classes) == 2 && task != sim.Binary, len(d.Classes) > 2 && task != sim.Multiclass:
+		return fmt.Errorf("%w: scenarios[0].task: %q, but target %v has %d classes", wire.ErrInvalidSpec, task, d.Classes, len(d.Classes))
+	}
+	return nil
+}
+
+// classesFit checks that every class of a classification design has rows
+// enough for the split: K under stratified K-fold, 2 under a hold-out (as
+// the grid parser checks a file).
+func classesFit(ref *sim.TableRef, d *table.Design) error {
+	need := max(2, ref.Folds)
+	for i, n := range d.ClassCounts() {
+		if n < need {
+			return fmt.Errorf("%w: scenarios[0].table: class %q of target %q has %d rows; the split needs %d",
+				wire.ErrInvalidSpec, d.Classes[i], ref.Target, n, need)
+		}
 	}
 	return nil
 }

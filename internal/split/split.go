@@ -40,6 +40,82 @@ func Assign(seed uint64, t *sim.TableRef, rep, n int) []int {
 	return assign(sim.Stream(seed, Key(t), rep, Purpose), t, n)
 }
 
+// AssignStratified is Assign for a classification target: classes holds
+// the class code (0, 1, …) of each of the n rows with a target, in table
+// order. The same random permutation π of the rows is walked class by
+// class (in code order), each class's rows in π's order: under K-fold
+// they take folds in turn, continuing from where the previous class
+// stopped, so each fold holds every class's count divided by K, rounded
+// up or down, and fold sizes still differ by at most one; a hold-out
+// tests the first rows of each class, round(fraction·n) in all, each
+// class's share by largest remainder. Every class is thus represented as
+// in the whole table, within one row, in every fold.
+func AssignStratified(seed uint64, t *sim.TableRef, rep int, classes []int) []int {
+	return assignStratified(sim.Stream(seed, Key(t), rep, Purpose), t, classes)
+}
+
+func assignStratified(r *rand.Rand, t *sim.TableRef, classes []int) []int {
+	n := len(classes)
+	perm := r.Perm(n)
+	k := 0
+	for _, c := range classes {
+		k = max(k, c+1)
+	}
+	byClass := make([][]int, k)
+	for _, row := range perm {
+		byClass[classes[row]] = append(byClass[classes[row]], row)
+	}
+	out := make([]int, n)
+	if t.Folds >= 2 {
+		next := 0
+		for _, rows := range byClass {
+			for _, row := range rows {
+				out[row] = next % t.Folds
+				next++
+			}
+		}
+		return out
+	}
+	quota := stratumQuota(byClass, int(t.TestFraction*float64(n)+0.5))
+	for c, rows := range byClass {
+		for j, row := range rows {
+			out[row] = Train
+			if j < quota[c] {
+				out[row] = 0
+			}
+		}
+	}
+	return out
+}
+
+// stratumQuota splits total test rows among the classes in proportion to
+// their sizes, by largest remainder (ties to the lower class code).
+func stratumQuota(byClass [][]int, total int) []int {
+	n := 0
+	for _, rows := range byClass {
+		n += len(rows)
+	}
+	quota, rem := make([]int, len(byClass)), make([]float64, len(byClass))
+	left := total
+	for c, rows := range byClass {
+		exact := float64(total) * float64(len(rows)) / float64(n)
+		quota[c] = int(exact)
+		rem[c] = exact - float64(quota[c])
+		left -= quota[c]
+	}
+	for ; left > 0; left-- {
+		best := 0
+		for c := range rem {
+			if rem[c] > rem[best] {
+				best = c
+			}
+		}
+		quota[best]++
+		rem[best] = -1
+	}
+	return quota
+}
+
 func assign(r *rand.Rand, t *sim.TableRef, n int) []int {
 	perm := r.Perm(n)
 	out := make([]int, n)
@@ -79,14 +155,19 @@ func Rows(assign []int, fold int) (train, test []int) {
 // line number minus the header, as R's read.csv and pandas' read_csv
 // with a default index number them, from 1 and 0 respectively). rows
 // maps the design rows (the rows with a target) to their 0-based
-// data-row index in the file. A hold-out split writes fold 1 only.
+// data-row index in the file; classes, for a classification target, holds
+// their class codes (the folds are then AssignStratified's), nil
+// otherwise. A hold-out split writes fold 1 only.
 // Training rows of a fold are the rows of that repetition not listed
 // under it, in file order.
-func WriteCSV(w io.Writer, seed uint64, t *sim.TableRef, reps int, rows []int) error {
+func WriteCSV(w io.Writer, seed uint64, t *sim.TableRef, reps int, rows []int, classes []int) error {
 	bw := bufio.NewWriter(w)
 	bw.WriteString("repetition,fold,row\n")
 	for rep := range reps {
 		a := Assign(seed, t, rep, len(rows))
+		if classes != nil {
+			a = AssignStratified(seed, t, rep, classes)
+		}
 		for fold := range t.Units() {
 			for i, f := range a {
 				if f == fold {

@@ -88,3 +88,69 @@ func TestAssignDeterministicAndUniform(t *testing.T) {
 		t.Errorf("row 0 in fold 0 in %d of %d repetitions, want %.0f ± %.0f", hits, reps, p*reps, 4*se*reps)
 	}
 }
+
+// TestAssignStratified: under K-fold each fold holds ⌊n_c/K⌋ or ⌈n_c/K⌉
+// rows of every class c and fold sizes differ by at most one; a
+// hold-out tests round(f·n) rows with each class's share within one row;
+// the assignment is a pure function of (seed, table, repetition, classes).
+func TestAssignStratified(t *testing.T) {
+	for _, c := range []struct {
+		counts []int
+		folds  int
+		frac   float64
+	}{{[]int{500, 268}, 5, 0}, {[]int{7, 3, 11}, 3, 0}, {[]int{40, 40, 1000}, 10, 0}, {[]int{500, 268}, 0, 0.3}, {[]int{5, 2, 13}, 0, 0.25}} {
+		var classes []int
+		for k, n := range c.counts {
+			for range n {
+				classes = append(classes, k)
+			}
+		}
+		// interleave so that table order does not follow the classes
+		for i := range classes {
+			j := (i * 7919) % len(classes)
+			classes[i], classes[j] = classes[j], classes[i]
+		}
+		ref := ref(c.folds, c.frac)
+		a := AssignStratified(3, ref, 1, classes)
+		if b := AssignStratified(3, ref, 1, classes); !slices.Equal(a, b) {
+			t.Fatal("not deterministic")
+		}
+		if slices.Equal(a, AssignStratified(3, ref, 2, classes)) {
+			t.Error("another repetition gives the same folds")
+		}
+		units := max(c.folds, 1)
+		n := len(classes)
+		size := make([]int, units)
+		perClass := make([][]int, len(c.counts))
+		for k := range perClass {
+			perClass[k] = make([]int, units)
+		}
+		for i, f := range a {
+			if f == Train {
+				continue
+			}
+			size[f]++
+			perClass[classes[i]][f]++
+		}
+		for k, cnt := range c.counts {
+			for f := range units {
+				var want float64
+				if c.folds >= 2 {
+					want = float64(cnt) / float64(c.folds)
+				} else {
+					want = c.frac * float64(cnt)
+				}
+				if math.Abs(float64(perClass[k][f])-want) >= 1 {
+					t.Errorf("counts %v, folds %d, fraction %v: class %d has %d rows in fold %d, want %.2f within one row",
+						c.counts, c.folds, c.frac, k, perClass[k][f], f, want)
+				}
+			}
+		}
+		if c.folds >= 2 && slices.Max(size)-slices.Min(size) > 1 {
+			t.Errorf("counts %v: fold sizes %v", c.counts, size)
+		}
+		if c.folds < 2 && size[0] != int(c.frac*float64(n)+0.5) {
+			t.Errorf("counts %v: %d test rows, want round(%v·%d)", c.counts, size[0], c.frac, n)
+		}
+	}
+}

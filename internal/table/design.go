@@ -12,9 +12,14 @@ import (
 // Spec says how a Table becomes a design: the target column and, as in
 // Options, columns to leave out and columns that must be categorical.
 type Spec struct {
-	// Target names the numeric column to predict; it must be kept, not
-	// in Drop and not categorical.
+	// Target names the column to predict; it must be kept and not in
+	// Drop. Without Classify it must be numeric; with Classify it must
+	// be categorical (read with Options.Categorical) and its levels are
+	// the classes.
 	Target string
+	// Classify makes the target a class label: Design.Y holds class
+	// codes and Design.Classes their levels.
+	Classify bool
 	// Drop names columns left out of the features; a name the table
 	// dropped when it was read is accepted.
 	Drop []string
@@ -50,6 +55,10 @@ type Design struct {
 	Categorical []bool
 	// DroppedNA counts the rows left out because their target is NA.
 	DroppedNA int
+	// Classes are the levels of a classification target (Spec.Classify),
+	// sorted by byte order; Y holds each row's index into them (0, 1, …).
+	// Nil for regression.
+	Classes []string
 }
 
 // Design builds the design for spec. Errors wrap ErrTarget (target
@@ -88,6 +97,13 @@ func (t *Table) shape(spec Spec) (*Design, []*Column, error) {
 		return nil, nil, err
 	}
 	d := &Design{}
+	if spec.Classify {
+		if err := d.classes(t.Name, target); err != nil {
+			return nil, nil, err
+		}
+		d.layout(feats)
+		return d, feats, nil
+	}
 	for i, v := range target.Num {
 		if math.IsNaN(v) {
 			d.DroppedNA++
@@ -118,8 +134,12 @@ func (t *Table) checkSpec(spec Spec) (*Column, error) {
 			t.Name, spec.Target, suggest.Hint(spec.Target, t.AllNames))
 	case slices.Contains(spec.Drop, spec.Target) || t.column(spec.Target) == nil:
 		return nil, errorf(ErrTarget, "%s: target %q is dropped", t.Name, spec.Target)
-	case slices.Contains(spec.Categorical, spec.Target) || t.column(spec.Target).Kind != Numeric:
-		return nil, errorf(ErrTarget, "%s: target %q is categorical; the target must be numeric", t.Name, spec.Target)
+	case !spec.Classify && (slices.Contains(spec.Categorical, spec.Target) || t.column(spec.Target).Kind != Numeric):
+		return nil, errorf(ErrTarget, "%s: target %q is categorical: a categorical target is a class label "+
+			"(a classification task); a regression's target must be numeric", t.Name, spec.Target)
+	case spec.Classify && t.column(spec.Target).Kind != Categorical:
+		return nil, errorf(ErrTarget, "%s: target %q was read as numeric; a class label must be read as categorical "+
+			"(list it in categorical)", t.Name, spec.Target)
 	}
 	if err := checkLists(t.Name, t.AllNames, spec.Drop, spec.Categorical); err != nil {
 		return nil, err
@@ -202,4 +222,55 @@ func (d *Design) fill(feats []*Column) {
 		}
 	}
 	d.X = mat.NewDense(n, p, data)
+}
+
+// classes sets the rows, codes and classes of a classification target:
+// the rows whose label is not NA, Y their codes into the target's levels.
+// Errors wrap ErrTarget: fewer than two levels, or fewer than two rows
+// with a label.
+func (d *Design) classes(name string, target *Column) error {
+	for i, c := range target.Codes {
+		if c < 0 {
+			d.DroppedNA++
+			continue
+		}
+		d.Rows = append(d.Rows, i)
+		d.Y = append(d.Y, float64(c))
+	}
+	d.Classes = slices.Clone(target.Levels)
+	switch {
+	case len(d.Classes) < 2:
+		return errorf(ErrTarget, "%s: target %q has %d class (levels %q); a classification needs at least 2",
+			name, target.Name, len(d.Classes), d.Classes)
+	case len(d.Y) < 2:
+		return errorf(ErrTarget, "%s: target %q has %d rows that are not NA; at least 2 are needed", name, target.Name, len(d.Y))
+	}
+	return nil
+}
+
+// ClassCounts returns the number of rows of each class of a
+// classification design (indexed like Classes), nil for regression.
+func (d *Design) ClassCounts() []int {
+	if d.Classes == nil {
+		return nil
+	}
+	n := make([]int, len(d.Classes))
+	for _, y := range d.Y {
+		n[int(y)]++
+	}
+	return n
+}
+
+// ReadSpec returns the reading options' categorical columns and the
+// design spec of a table whose target is a class label when classify:
+// the target is then read as categorical too (the features' categorical
+// list does not name it) and Spec.Classify is set.
+func ReadSpec(target string, drop, categorical []string, classify bool) ([]string, Spec) {
+	spec := Spec{Target: target, Drop: drop, Categorical: categorical, Classify: classify}
+	if !classify || slices.Contains(categorical, target) {
+		return categorical, spec
+	}
+	read := append(slices.Clone(categorical), target)
+	spec.Categorical = read
+	return read, spec
 }

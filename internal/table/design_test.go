@@ -146,9 +146,13 @@ func TestDesignErrors(t *testing.T) {
 		{"far target", designTable(), Spec{Target: "Ozone"}, ErrTarget, `t.csv: target "Ozone" is not a column of the table`},
 		{"dropped at read", designTable(), Spec{Target: "d"}, ErrTarget, `t.csv: target "d" is dropped`},
 		{"dropped", designTable(), Spec{Target: "y", Drop: []string{"y"}}, ErrTarget, `t.csv: target "y" is dropped`},
-		{"categorical", designTable(), Spec{Target: "c"}, ErrTarget, `t.csv: target "c" is categorical; the target must be numeric`},
+		{"categorical", designTable(), Spec{Target: "c"}, ErrTarget, `t.csv: target "c" is categorical: a categorical target is a class label (a classification task); a regression's target must be numeric`},
 		{"listed categorical", designTable(), Spec{Target: "a", Categorical: []string{"a"}}, ErrTarget,
-			`t.csv: target "a" is categorical; the target must be numeric`},
+			`t.csv: target "a" is categorical: a categorical target is a class label (a classification task); a regression's target must be numeric`},
+		{"numeric class label", designTable(), Spec{Target: "a", Classify: true}, ErrTarget,
+			`t.csv: target "a" was read as numeric; a class label must be read as categorical (list it in categorical)`},
+		{"one class", oneClassTable(), Spec{Target: "c", Classify: true}, ErrTarget,
+			`t.csv: target "c" has 1 class (levels ["5"]); a classification needs at least 2`},
 		{"unknown drop", designTable(), Spec{Target: "y", Drop: []string{"zz"}}, ErrColumn,
 			`t.csv: drop names column "zz", which the table does not have (did you mean "z"?)`},
 		{"both", designTable(), Spec{Target: "y", Drop: []string{"c"}, Categorical: []string{"c"}}, ErrColumn,
@@ -232,3 +236,29 @@ func TestSummary(t *testing.T) {
 }
 
 func near(a, b float64) bool { return math.Abs(a-b) <= 1e-13*math.Abs(b) }
+
+// oneClassTable has a categorical column of one level.
+func oneClassTable() *Table {
+	return &Table{Name: "t.csv", Rows: 3, AllNames: []string{"c", "a"},
+		Columns: []Column{cat("c", []string{"5"}, 0, -1, 0), num("a", 1, 2, 3)}}
+}
+
+// TestClassificationDesign: a categorical target is a class label: its
+// NA rows are dropped, Y holds the codes of its levels (byte order), and
+// the counts per class follow.
+func TestClassificationDesign(t *testing.T) {
+	d, err := designTable().Design(Spec{Target: "c", Classify: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(d.Classes, []string{"5", "6"}) || !slices.Equal(d.Y, []float64{0, 1, 1, 0, 0}) ||
+		!slices.Equal(d.Rows, []int{0, 1, 3, 4, 5}) || d.DroppedNA != 1 || !slices.Equal(d.ClassCounts(), []int{3, 2}) {
+		t.Errorf("design: classes %v, Y %v, rows %v, dropped %d, counts %v", d.Classes, d.Y, d.Rows, d.DroppedNA, d.ClassCounts())
+	}
+	if !slices.Equal(d.Features, []string{"y", "a", "z"}) {
+		t.Errorf("features %v: the label is not a feature", d.Features)
+	}
+	if r, _ := designTable().Design(Spec{Target: "y"}); r.Classes != nil || r.ClassCounts() != nil {
+		t.Errorf("a regression design has classes %v", r.Classes)
+	}
+}

@@ -25,9 +25,7 @@ func sweep(t *testing.T) *grid.Sweep {
 		t.Fatal(err)
 	}
 	s.Mechanism, s.Rate, s.Columns = sim.None, 0, nil
-	b := q
-	b.Task, b.Scale, b.Threshold, b.Noise = sim.Binary, 0.782, 4.2, 0
-	return &grid.Sweep{Name: "w", Seed: 1<<64 - 1, Repetitions: 3, Scenarios: []sim.Scenario{q, s, b},
+	return &grid.Sweep{Name: "w", Seed: 1<<64 - 1, Repetitions: 3, Scenarios: []sim.Scenario{q, s},
 		Pipelines: []grid.Pipeline{grid.MustPipeline("tree/mia", map[string]float64{"cp": 0.001, "minbucket": 7}), grid.MustPipeline("svm/mean+mask", nil)}}
 }
 
@@ -50,6 +48,12 @@ func TestRoundTripKeepsIdentity(t *testing.T) {
 	}
 	if back.Pipelines[1].Overrides() != nil {
 		t.Errorf("a pipeline without settings came back with %v", back.Pipelines[1].Overrides())
+	}
+	q, _ := sim.Defaults(sim.Quadratic)
+	q.Task, q.Scale, q.Threshold, q.Noise = sim.Binary, 0.782, 4.2, 0
+	bin := &grid.Sweep{Name: "b", Seed: 2, Repetitions: 1, Scenarios: []sim.Scenario{q}, Pipelines: []grid.Pipeline{grid.MustPipeline("bayes/oracle", nil)}}
+	if back, err := SpecFromProto(SpecToProto(bin)); err != nil || back.Hash() != bin.Hash() || back.Scenarios[0].Task != sim.Binary {
+		t.Errorf("a binary sweep's round trip: %v, %v", back, err)
 	}
 }
 

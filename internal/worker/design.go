@@ -34,8 +34,9 @@ type designItem struct {
 
 func newDesignCache() *designCache { return &designCache{items: map[string]*designItem{}} }
 
-// design returns the design matrix of ref's table.
-func (e Experiment) design(ctx context.Context, ref *sim.TableRef) (*table.Design, error) {
+// design returns the design matrix of ref's table; classify: its target
+// is a class label (the scenario's task is a classification).
+func (e Experiment) design(ctx context.Context, ref *sim.TableRef, classify bool) (*table.Design, error) {
 	if e.Tables == nil {
 		return nil, fmt.Errorf("table %s (%s): this worker has no table store", ref.Name, ref.SHA256)
 	}
@@ -43,11 +44,11 @@ func (e Experiment) design(ctx context.Context, ref *sim.TableRef) (*table.Desig
 	if !ok {
 		return nil, fmt.Errorf("table %s (%s) is not in this worker's table store", ref.Name, ref.SHA256)
 	}
-	read := func() (*table.Design, error) { return readDesign(ctx, path, ref) }
+	read := func() (*table.Design, error) { return readDesign(ctx, path, ref, classify) }
 	if e.designs == nil {
 		return read()
 	}
-	return e.designs.get(designKey(ref), read)
+	return e.designs.get(designKey(ref, classify), read)
 }
 
 // get returns the cached design under key, reading it once. A failed
@@ -77,16 +78,17 @@ func (c *designCache) get(key string, read func() (*table.Design, error)) (*tabl
 }
 
 // readDesign reads a table file as ref says and builds its design.
-func readDesign(ctx context.Context, path string, ref *sim.TableRef) (*table.Design, error) {
+func readDesign(ctx context.Context, path string, ref *sim.TableRef, classify bool) (*table.Design, error) {
+	categorical, spec := table.ReadSpec(ref.Target, ref.Drop, ref.Categorical, classify)
 	t, err := table.ReadFile(ctx, path, table.Options{Format: table.Format(ref.Format), NA: ref.NA,
-		Drop: ref.Drop, Categorical: ref.Categorical})
+		Drop: ref.Drop, Categorical: categorical})
 	if err != nil {
 		return nil, fmt.Errorf("reading table %s: %w", ref.Name, err)
 	}
 	if t.SHA256 != ref.SHA256 {
 		return nil, fmt.Errorf("table %s: local copy hashes to %s, want %s", ref.Name, t.SHA256, ref.SHA256)
 	}
-	d, err := t.Design(table.Spec{Target: ref.Target, Drop: ref.Drop, Categorical: ref.Categorical})
+	d, err := t.Design(spec)
 	if err != nil {
 		return nil, fmt.Errorf("table %s: %w", ref.Name, err)
 	}
@@ -97,7 +99,7 @@ func readDesign(ctx context.Context, path string, ref *sim.TableRef) (*table.Des
 }
 
 // designKey identifies what readDesign builds from a reference.
-func designKey(ref *sim.TableRef) string {
+func designKey(ref *sim.TableRef, classify bool) string {
 	q := func(v []string) string {
 		out := make([]string, len(v))
 		for i, s := range v {
@@ -105,5 +107,6 @@ func designKey(ref *sim.TableRef) string {
 		}
 		return strings.Join(out, ",")
 	}
-	return ref.SHA256 + ";" + ref.Format + ";" + strconv.Quote(ref.Target) + ";" + q(ref.Drop) + ";" + q(ref.Categorical) + ";" + q(ref.NA)
+	return ref.SHA256 + ";" + ref.Format + ";" + strconv.Quote(ref.Target) + ";" + q(ref.Drop) + ";" + q(ref.Categorical) + ";" + q(ref.NA) +
+		";classify=" + strconv.FormatBool(classify)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/learn"
 	"github.com/misslab/misslab/internal/methodid"
+	"github.com/misslab/misslab/internal/sim"
 )
 
 func init() {
@@ -62,7 +63,7 @@ func (e Experiment) Execute(ctx context.Context, sw *grid.Sweep, scenario, unit 
 		job.Pipelines = append(job.Pipelines, sw.Pipelines[p])
 	}
 	if ref := job.Scenario.Table; ref != nil {
-		d, err := e.design(ctx, ref)
+		d, err := e.design(ctx, ref, sim.IsClassification(job.Scenario.Task))
 		if err != nil {
 			return nil, err
 		}
