@@ -82,13 +82,19 @@ func FitClass(ctx context.Context, X *mat.Dense, y []float64, k int, p Params, r
 			return nil, fmt.Errorf("boost: label y[%d] = %v, want a class code 0..%d: %w", i, y[i], k-1, learnerr.ErrInput)
 		}
 	}
-	return fitClass(ctx, ds, k, base, p, nil)
+	return fitClass(ctx, ds, k, base, p, fitOptions{})
 }
 
-// fitClass is FitClass on validated data, handing every grown tree to
-// keep if it is not nil (trees in XGBoost's order: round by round, class
-// by class).
-func fitClass(ctx context.Context, ds *dataset, k int, base float32, p Params, keep func(*tree)) (*ClassModel, error) {
+// fitOptions are the test hooks of fitClass: keep, if not nil, receives
+// every grown tree in XGBoost's order (round by round, class by class);
+// exhaustive turns the screening of candidates off.
+type fitOptions struct {
+	keep       func(*tree)
+	exhaustive bool
+}
+
+// fitClass is FitClass on validated data.
+func fitClass(ctx context.Context, ds *dataset, k int, base float32, p Params, opt fitOptions) (*ClassModel, error) {
 	groups := 1
 	if k > 2 {
 		groups = k
@@ -105,6 +111,7 @@ func fitClass(ctx context.Context, ds *dataset, k int, base float32, p Params, k
 	grad, hess := make([]float32, n*groups), make([]float32, n*groups)
 	g := newGrower(ds, p)
 	g.weigh()
+	g.sc.exhaustive = opt.exhaustive
 	for round := range p.Rounds {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("boost: fit stopped at round %d: %w", round, err)
@@ -122,8 +129,8 @@ func fitClass(ctx context.Context, ds *dataset, k int, base float32, p Params, k
 				margin[i*groups+c] += t.resolve(id)
 			}
 			gm.add(&t)
-			if keep != nil {
-				keep(&t)
+			if opt.keep != nil {
+				opt.keep(&t)
 			}
 		}
 	}

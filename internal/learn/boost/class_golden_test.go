@@ -75,8 +75,8 @@ func (g *classGolden) want(t *testing.T, raw json.RawMessage, k int) *mat.Dense 
 	return out
 }
 
-// fitGolden fits the fixture's data with its parameters and r rounds,
-// handing every tree to keep if not nil.
+// fit fits the fixture's data with its parameters and r rounds, handing
+// every tree to keep if not nil.
 func (g *classGolden) fit(t *testing.T, r int, keep func(*tree)) *ClassModel {
 	t.Helper()
 	y := g.YTrain
@@ -89,7 +89,7 @@ func (g *classGolden) fit(t *testing.T, r int, keep func(*tree)) *ClassModel {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := fitClass(context.Background(), ds, g.K, base, p, keep)
+	m, err := fitClass(context.Background(), ds, g.K, base, p, fitOptions{keep: keep})
 	if err != nil {
 		t.Fatal(err)
 	}

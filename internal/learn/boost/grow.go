@@ -18,12 +18,12 @@ type grower struct {
 	// grad itself, converting each value (exact too): half the bytes of
 	// random access per entry, which counts at large n
 	grad64 []float64
-	// hess and hess64 are the rows' hessians (float32 as XGBoost's
-	// gradient pairs, and the same in float64) for a loss whose hessian
-	// is not 1 (classification, see weigh); nil for squared error
-	hess   []float32
-	hess64 []float64
-	cols   [][]entry // working copies of ds.cols, partitioned by node
+	// hess are the rows' hessians (float32 as XGBoost's gradient pairs)
+	// for a loss whose hessian is not 1 (classification, see weigh), and
+	// gh the gradients and hessians in float64; both nil for squared error
+	hess []float32
+	gh   []gpair
+	cols [][]entry // working copies of ds.cols, partitioned by node
 	// src is where the current level's entries are: ds.cols at the root
 	// (partitioning the root fills cols), cols below it
 	src   [][]entry
@@ -81,7 +81,7 @@ func (g *grower) grow() tree {
 		g.grad64[i] = float64(v)
 	}
 	for i, v := range g.hess {
-		g.hess64[i] = float64(v)
+		g.gh[i] = gpair{float64(g.grad[i]), float64(v)}
 	}
 	g.src = ds.cols
 	for i := range g.rows {
