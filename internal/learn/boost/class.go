@@ -95,15 +95,8 @@ type fitOptions struct {
 
 // fitClass is FitClass on validated data.
 func fitClass(ctx context.Context, ds *dataset, k int, base float32, p Params, opt fitOptions) (*ClassModel, error) {
-	groups := 1
-	if k > 2 {
-		groups = k
-	}
-	m := &ClassModel{k: k, groups: make([]*Model, groups)}
-	for c := range m.groups {
-		m.groups[c] = &Model{d: ds.d, base: base}
-	}
-	n := ds.n
+	m := newClassModel(ds.d, k, base)
+	n, groups := ds.n, len(m.groups)
 	margin := make([]float32, n*groups) // row-major: margin[i·groups + c]
 	for i := range margin {
 		margin[i] = base
@@ -135,6 +128,21 @@ func fitClass(ctx context.Context, ds *dataset, k int, base float32, p Params, o
 		}
 	}
 	return m, nil
+}
+
+// newClassModel returns a classifier without trees for k classes on d
+// features, every margin starting from base: one group of trees for two
+// classes, k otherwise.
+func newClassModel(d, k int, base float32) *ClassModel {
+	groups := 1
+	if k > 2 {
+		groups = k
+	}
+	m := &ClassModel{k: k, groups: make([]*Model, groups)}
+	for c := range m.groups {
+		m.groups[c] = &Model{d: d, base: base}
+	}
+	return m
 }
 
 // PredictProba returns the n × k matrix of class probabilities of the
