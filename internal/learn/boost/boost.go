@@ -101,15 +101,20 @@ func fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 		for i, id := range g.final {
 			pred[i] += t.resolve(id)
 		}
-		m.roots = append(m.roots, int32(len(m.nodes)))
-		var depth int
-		m.nodes, depth = t.compact(m.nodes)
-		m.depths = append(m.depths, uint8(depth))
+		m.add(&t)
 		if keep != nil {
 			keep(&t)
 		}
 	}
 	return m, nil
+}
+
+// add appends the surviving nodes of t to m as its next tree.
+func (m *Model) add(t *tree) {
+	m.roots = append(m.roots, int32(len(m.nodes)))
+	var depth int
+	m.nodes, depth = t.compact(m.nodes)
+	m.depths = append(m.depths, uint8(depth))
 }
 
 // resolve returns the leaf value reached by a row that ended growth in

@@ -87,3 +87,68 @@ func FuzzFit(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFitClass is FuzzFit for FitClass with two to four classes (labels
+// drawn from 0..k, so sometimes invalid): it must return a model or an
+// error wrapping learnerr.ErrInput or learnerr.ErrSetting, never panic;
+// a fitted model must give its training rows probabilities in [0, 1]
+// summing to 1 within float32 rounding, and fit deterministically.
+func FuzzFitClass(f *testing.F) {
+	f.Add([]byte{2, 3, 4, 1, 1, 0, 1, 0, 2, 0, 0xff, 0, 3, 0, 1, 0, 0xff, 0, 5, 0, 2, 0, 1, 0, 7, 0})
+	f.Add([]byte{1, 1, 1, 0, 0, 1, 0xff, 0, 0xff, 1, 1, 0, 2, 0})
+	f.Add([]byte{3, 6, 2, 2, 2, 2, 1, 1, 1, 0, 2, 0, 3, 0, 4, 1, 5, 0, 6, 2, 7, 0, 9, 2})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if len(data) < 6 {
+			return
+		}
+		d, k := 1+int(data[0])%4, 2+int(data[5])%3
+		p := DefaultParams()
+		p.MaxDepth = 1 + int(data[1])%4
+		p.Rounds = int(data[2]) % 5
+		p.MinChildWeight = float64(data[3]%4) / 4
+		p.Lambda = float64(data[4]%3) / 2
+		p.Alpha = float64(data[4]/3%3) / 4
+		vals := data[6:]
+		n := len(vals) / (2*d + 1)
+		if n == 0 {
+			return
+		}
+		X := mat.NewDense(n, d, nil)
+		y := make([]float64, n)
+		for i := range n {
+			row := vals[i*(2*d+1):]
+			for j := range d {
+				X.Set(i, j, fuzzValue(row[2*j], row[2*j+1]))
+			}
+			y[i] = float64(int(row[2*d]) % (k + 1))
+		}
+		m, err := FitClass(context.Background(), X, y, k, p, newRNG(1))
+		if err != nil {
+			if !errors.Is(err, learnerr.ErrInput) && !errors.Is(err, learnerr.ErrSetting) {
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		P, err := m.PredictProba(context.Background(), X)
+		if err != nil {
+			t.Fatalf("predicting the training rows: %v", err)
+		}
+		m2, err := FitClass(context.Background(), X, y, k, p, newRNG(2))
+		if err != nil {
+			t.Fatal(err)
+		}
+		P2, _ := m2.PredictProba(context.Background(), X)
+		for i := range n {
+			sum := 0.0
+			for c, v := range P.RawRowView(i) {
+				sum += v
+				if !(v >= 0 && v <= 1) || v != P2.At(i, c) {
+					t.Fatalf("row %d class %d: probability %v, refit %v", i, c, v, P2.At(i, c))
+				}
+			}
+			if math.Abs(sum-1) > 1e-6 {
+				t.Fatalf("row %d: probabilities sum to %v", i, sum)
+			}
+		}
+	})
+}

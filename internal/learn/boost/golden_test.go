@@ -119,7 +119,7 @@ func sameTree(t *tree, x *xgbTree, i, j int32) error {
 	if got, want := nd.isLeaf(), x.Left[j] < 0; got != want {
 		return fmt.Errorf("node %d: leaf %v, xgboost %v", j, got, want)
 	}
-	if !close32(nd.weight, x.Weight[j]) || nd.hess != x.Hessian[j] {
+	if !close32(nd.weight, x.Weight[j]) || float32(nd.hess) != float32(x.Hessian[j]) {
 		return fmt.Errorf("node %d: weight %v hessian %v, xgboost %v %v", j, nd.weight, nd.hess, x.Weight[j], x.Hessian[j])
 	}
 	if nd.isLeaf() {

@@ -18,7 +18,12 @@ type grower struct {
 	// grad itself, converting each value (exact too): half the bytes of
 	// random access per entry, which counts at large n
 	grad64 []float64
-	cols   [][]entry // working copies of ds.cols, partitioned by node
+	// hess are the rows' hessians (float32 as XGBoost's gradient pairs)
+	// for a loss whose hessian is not 1 (classification, see weigh), and
+	// gh the gradients and hessians in float64; both nil for squared error
+	hess []float32
+	gh   []gpair
+	cols [][]entry // working copies of ds.cols, partitioned by node
 	// src is where the current level's entries are: ds.cols at the root
 	// (partitioning the root fills cols), cols below it
 	src   [][]entry
@@ -57,6 +62,9 @@ func newGrower(ds *dataset, p Params) *grower {
 
 // stats returns the gradient statistics of rows, summed in row order.
 func (g *grower) stats(rows []int32) nodeStats {
+	if g.hess != nil {
+		return g.statsW(rows)
+	}
 	var sum float64
 	for _, r := range rows {
 		sum += g.grad64[r]
@@ -65,11 +73,15 @@ func (g *grower) stats(rows []int32) nodeStats {
 	return nodeStats{g: sum, h: h, root: g.sc.gain(sum, h)}
 }
 
-// grow fits one tree to the gradients in g.grad (hessians 1).
+// grow fits one tree to the gradients in g.grad and the hessians in
+// g.hess (1 if g.hess is nil).
 func (g *grower) grow() tree {
 	ds := g.ds
 	for i, v := range g.grad {
 		g.grad64[i] = float64(v)
+	}
+	for i, v := range g.hess {
+		g.gh[i] = gpair{float64(g.grad[i]), float64(v)}
 	}
 	g.src = ds.cols
 	for i := range g.rows {
@@ -102,6 +114,9 @@ func (g *grower) grow() tree {
 
 // newNode returns a fresh node with the statistics st.
 func (g *grower) newNode(parent int32, st nodeStats) node {
+	if g.hess != nil {
+		return node{left: -1, right: -1, parent: parent, hess: st.hs, weight: g.sc.weightW(st.g, st.hs)}
+	}
 	return node{left: -1, right: -1, parent: parent, hess: float64(st.h),
 		weight: g.sc.weight(st.g, st.h)}
 }
@@ -117,8 +132,12 @@ func (g *grower) makeLeaf(t *tree, a *active) {
 
 // bestSplit scans every feature of node a in index order, forward first
 // where XGBoost does both directions; two adjacent features scanned
-// descending only, with as many entries, are scanned together.
+// descending only, with as many entries, are scanned together. With
+// per-row hessians it is bestSplitW.
 func (g *grower) bestSplit(a *active) split {
+	if g.hess != nil {
+		return g.bestSplitW(a)
+	}
 	var best split
 	d := g.ds.d
 	s := g.segs[2*d*int(a.seg) : 2*d*int(a.seg+1)]

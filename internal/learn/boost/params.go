@@ -19,8 +19,9 @@ const (
 var SettingNames = []string{"rounds", "eta", "max_depth", "lambda", "alpha",
 	"gamma", "min_child_weight", "base_score"}
 
-// Params are the hyper-parameters of gradient boosting with the squared
-// error objective (XGBoost reg:squarederror, formerly reg:linear). The
+// Params are the hyper-parameters of gradient boosting, for Fit (the
+// squared error objective, XGBoost's reg:squarederror, formerly
+// reg:linear) and FitClass (binary:logistic, multi:softprob) alike. The
 // zero value is not usable; start from DefaultParams. Like XGBoost, every
 // real-valued parameter is rounded to float32 before use.
 type Params struct {
@@ -44,19 +45,25 @@ type Params struct {
 	// Guestrin's paper. Default 0 (no pruning).
 	Gamma float64
 	// MinChildWeight is the minimal hessian sum of a child, ≥ 0. The
-	// squared-error hessian is 1 per row, so this is a minimal child size.
-	// Default 1.
+	// squared-error hessian is 1 per row, so for Fit this is a minimal
+	// child size; FitClass's hessians are p(1−p) ≤ ¼ per row (two
+	// classes) or 2p_c(1−p_c) ≤ ½ (more), so the default needs at least 4
+	// resp. 2 rows in a child. Default 1.
 	MinChildWeight float64
 	// BaseScore is the initial prediction of every row. Default 0.5, the
 	// fixed default of XGBoost < 2.0 (the versions the paper used);
-	// XGBoost ≥ 2.0 estimates it from the targets instead.
+	// XGBoost ≥ 2.0 estimates it from the targets instead. For FitClass
+	// with two classes it is a probability in (0, 1), the initial margin
+	// being its log-odds; with more classes it is every class's initial
+	// margin, which cancels in the softmax.
 	BaseScore float64
 	// Method is the split-finding method; only Exact (or "", meaning
 	// Exact) is implemented.
 	Method string
 }
 
-// DefaultParams returns XGBoost's regression defaults with 500 rounds.
+// DefaultParams returns XGBoost's defaults with 500 rounds (the same for
+// regression and classification).
 func DefaultParams() Params {
 	return Params{Rounds: 500, Eta: 0.3, MaxDepth: 6, Lambda: 1, Alpha: 0,
 		Gamma: 0, MinChildWeight: 1, BaseScore: 0.5, Method: Exact}

@@ -98,7 +98,8 @@ func (b *split) better(loss float32, f int32) bool {
 // nodeStats are the gradient statistics of a node being split.
 type nodeStats struct {
 	g    float64 // gradient sum, accumulated in row order
-	h    int     // hessian sum = row count
+	h    int     // row count, the hessian sum for squared error
+	hs   float64 // hessian sum in row order, set only for weighted hessians
 	root float32 // gain of the node unsplit, float32 like XGBoost's root_gain
 }
 

@@ -15,7 +15,7 @@ type node struct {
 	value       float32 // leaf value: eta × weight (leaves only)
 	weight      float32 // XGBoost's base_weight: −G/(H+λ) of the node
 	loss        float32 // loss change of the split (internal nodes)
-	hess        float64 // hessian sum (row count)
+	hess        float64 // hessian sum (the row count for squared error)
 }
 
 func (n *node) isLeaf() bool { return n.left < 0 }
