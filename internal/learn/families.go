@@ -109,19 +109,37 @@ var boostFamily = func() Family {
 			{Key: "base_score", Default: def.BaseScore, Min: -1e30, Max: 1e30, Doc: "initial prediction (XGBoost < 2.0: 0.5)"},
 		},
 		New: func(_ string, s Settings, _ Env) (Learner, error) {
-			p := boost.DefaultParams()
-			for _, k := range boost.SettingNames {
-				if err := p.Set(k, s[k]); err != nil {
-					return nil, err
-				}
-			}
-			if err := p.Validate(); err != nil {
+			p, err := boostParams(s)
+			if err != nil {
 				return nil, err
 			}
 			return adaptFit(boost.Fit, p), nil
 		},
+		// XGBoost 1.7.4 exact, binary:logistic for two classes and
+		// multi:softprob for more (see boost.FitClass).
+		NewClass: func(_ string, s Settings, _ Env) (Classifier, error) {
+			p, err := boostParams(s)
+			if err != nil {
+				return nil, err
+			}
+			return adaptClass(boost.FitClass, p), nil
+		},
 	}
 }()
+
+// boostParams turns resolved boost settings into boost.Params.
+func boostParams(s Settings) (boost.Params, error) {
+	p := boost.DefaultParams()
+	for _, k := range boost.SettingNames {
+		if err := p.Set(k, s[k]); err != nil {
+			return boost.Params{}, err
+		}
+	}
+	if err := p.Validate(); err != nil {
+		return boost.Params{}, err
+	}
+	return p, nil
+}
 
 // ctreeFamily is the conditional inference tree. Its defaults are the
 // paper's runs (party::ctree with mincriterion 0, minbucket 30, NA rows
