@@ -38,19 +38,25 @@ func newSearcher(k, n int) *searcher {
 
 // predictRow returns the prediction for query q, or false when fewer than
 // k training rows have a finite squared distance to q.
+func (s *searcher) predictRow(m *Model, q []float64) (float64, bool) {
+	return s.mean(m.y, s.find(m, q))
+}
+
+// find fills the buffer with the neighbours of query q (and the rows
+// kept as possible ties) and returns its length kn.
 //
-// The scan follows knn3reg: training rows are visited in index order; a
-// row is offered to the buffer iff its squared distance d (summed over
-// the columns in order) is ≤ dist[k-1]·(1+1e-4); it is inserted before
-// the first strictly larger entry; the entry pushed past the end is kept
-// (the buffer grows) iff it is ≤ dist[k-1]; the slot after the end is
-// reset to the fence.
+// The scan follows knn3reg, whose buffer caret's knn3 shares: training
+// rows are visited in index order; a row is offered to the buffer iff
+// its squared distance d (summed over the columns in order) is
+// ≤ dist[k-1]·(1+1e-4); it is inserted before the first strictly larger
+// entry; the entry pushed past the end is kept (the buffer grows) iff it
+// is ≤ dist[k-1]; the slot after the end is reset to the fence.
 //
 // To avoid computing every distance exactly, rows are first screened
 // with a cheap lower bound (see screener); every row that passes gets its
 // exact distance, so the result is the same as scanning every exact
 // distance.
-func (s *searcher) predictRow(m *Model, q []float64) (float64, bool) {
+func (s *searcher) find(m *Model, q []float64) int {
 	k := s.k
 	s.dist, s.pos = s.dist[:k+1], s.pos[:k+1]
 	for i := range s.dist {
@@ -67,7 +73,7 @@ func (s *searcher) predictRow(m *Model, q []float64) (float64, bool) {
 	default:
 		kn = s.scanAll(m, q)
 	}
-	return s.mean(m.y, kn)
+	return kn
 }
 
 // scanAll offers every row with its exact distance.
