@@ -189,3 +189,28 @@ func (s *searcher) mean(y []float64, kn int) (float64, bool) {
 	}
 	return sum / float64(count), true
 }
+
+// votes counts, into votes (one slot per class, zeroed here), the
+// classes cls of the first k buffer entries and of every later entry
+// within the fuzzy tie tolerance of the k-th, and returns how many rows
+// voted; false when fewer than k training rows have a finite distance.
+func (s *searcher) votes(cls []int32, kn int, votes []int) (int, bool) {
+	clear(votes)
+	k := s.k
+	if s.dist[k-1] >= fence {
+		return 0, false
+	}
+	for _, j := range s.pos[:k] {
+		votes[cls[j]]++
+	}
+	count := k
+	lim := s.dist[k-1] * fuzz
+	for e := k; e < kn; e++ {
+		if s.dist[e] > lim {
+			break
+		}
+		votes[cls[s.pos[e]]]++
+		count++
+	}
+	return count, true
+}
