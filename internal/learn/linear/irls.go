@@ -31,26 +31,29 @@ func logitInv(eta float64) float64 {
 	return t / (1 + t)
 }
 
-// logitMuEta is dμ/dη with R's clamping.
-func logitMuEta(eta float64) float64 {
+// logitBoth returns logitInv(η) and dμ/dη with R's clamping (both as
+// R 4.2 computes them), from one exp.
+func logitBoth(eta float64) (mu, muEta float64) {
 	if eta > logitThresh || eta < -logitThresh {
-		return dblEps
+		return logitInv(eta), dblEps
 	}
 	e := crExp(eta)
 	o := 1 + e
-	return e / float64(o*o)
+	return e / o, e / float64(o*o)
 }
 
 // binomDev is the binomial deviance Σ 2·(y log(y/μ) + (1−y) log((1−y)/(1−μ)))
 // for 0/1 responses, summed with compensation (R sums in long double).
+// It feeds only the convergence rule and Value, so it uses math.Log,
+// within an ulp of the correctly rounded log (μ is never subnormal).
 func binomDev(y, mu []float64) float64 {
 	var s, c float64
 	for i, m := range mu {
 		var d float64
 		if y[i] != 0 {
-			d = 2 * crLog(1/m)
+			d = 2 * math.Log(1/m)
 		} else {
-			d = 2 * crLog(1/(1-m))
+			d = 2 * math.Log(1/(1-m))
 		}
 		s, c = twoSum(s, c, d)
 	}
@@ -86,11 +89,11 @@ type irlsFit struct {
 // ends the iteration with the previous coefficients, as glm does (an
 // error if it is the first).
 func fitBinomial(ctx context.Context, Z []float64, n, q int, y []float64, eps float64, maxit int) (*irlsFit, error) {
-	eta, mu := make([]float64, n), make([]float64, n)
+	eta, mu, muEta := make([]float64, n), make([]float64, n), make([]float64, n)
 	for i, v := range y {
 		m := (v + 0.5) / 2
 		eta[i] = crLog(m / (1 - m))
-		mu[i] = logitInv(eta[i])
+		mu[i], muEta[i] = logitBoth(eta[i])
 	}
 	devOld := binomDev(y, mu)
 	qr := newPivotQR(n, q)
@@ -103,7 +106,7 @@ func fitBinomial(ctx context.Context, Z []float64, n, q int, y []float64, eps fl
 			return nil, err
 		}
 		fit.iter = iter
-		weightedLS(qr, Z, z, y, eta, mu)
+		weightedLS(qr, Z, z, y, eta, mu, muEta)
 		qr.factor(tol)
 		b, ok := qr.solve(z)
 		if !ok || !allFinite(b) {
@@ -115,7 +118,7 @@ func fitBinomial(ctx context.Context, Z []float64, n, q int, y []float64, eps fl
 		copy(coef, b)
 		linPred(eta, Z, n, coef)
 		for i, e := range eta {
-			mu[i] = logitInv(e)
+			mu[i], muEta[i] = logitBoth(e)
 		}
 		dev := binomDev(y, mu)
 		fit.deviance = dev
@@ -136,10 +139,10 @@ func fitBinomial(ctx context.Context, Z []float64, n, q int, y []float64, eps fl
 
 // weightedLS fills qr's matrix with the rows of Z scaled by the IRLS
 // weights and z with the weighted working response.
-func weightedLS(qr *pivotQR, Z, z, y, eta, mu []float64) {
+func weightedLS(qr *pivotQR, Z, z, y, eta, mu, muEta []float64) {
 	n := len(y)
 	for i := range n {
-		d := logitMuEta(eta[i])
+		d := muEta[i]
 		v := mu[i] * (1 - mu[i])
 		w := math.Sqrt(float64(d*d) / v)
 		z[i] = (eta[i] + (y[i]-mu[i])/d) * w

@@ -38,7 +38,7 @@ func (q *pivotQR) factor(tol float64) {
 	n, p := q.n, q.p
 	for j := range p {
 		q.piv[j] = j
-		q.norm[j] = floats.Norm(q.col(j, 0), 2)
+		q.norm[j] = norm2(q.col(j, 0))
 		q.orig[j] = q.norm[j]
 		if q.orig[j] == 0 {
 			q.orig[j] = 1
@@ -77,7 +77,7 @@ func (q *pivotQR) moveToEnd(l int) {
 // applies it to the columns to its right and downdates their norms.
 func (q *pivotQR) reflect(l int) {
 	v := q.col(l, l)
-	nrm := floats.Norm(v, 2)
+	nrm := norm2(v)
 	if nrm == 0 {
 		return
 	}
@@ -98,7 +98,7 @@ func (q *pivotQR) reflect(l int) {
 		if tt >= 1e-6 {
 			q.norm[j] *= math.Sqrt(tt)
 		} else {
-			q.norm[j] = floats.Norm(c[1:], 2)
+			q.norm[j] = norm2(c[1:])
 		}
 	}
 	q.aux[l] = v[0]
@@ -142,14 +142,22 @@ func (q *pivotQR) solve(y []float64) ([]float64, bool) {
 	return b, true
 }
 
-// dot is Σ x_i·y_i summed in index order, products rounded before adding.
+// dot is Σ x_i·y_i, in four interleaved partial sums (as vectorised
+// BLAS such as R's OpenBLAS sum), products rounded before adding.
 func dot(x, y []float64) float64 {
 	y = y[:len(x)]
-	s := 0.0
-	for i, v := range x {
-		s += float64(v * y[i])
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		s0 += float64(x[i] * y[i])
+		s1 += float64(x[i+1] * y[i+1])
+		s2 += float64(x[i+2] * y[i+2])
+		s3 += float64(x[i+3] * y[i+3])
 	}
-	return s
+	for ; i < len(x); i++ {
+		s0 += float64(x[i] * y[i])
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 // axpy sets y += a·x.
@@ -158,4 +166,13 @@ func axpy(a float64, x, y []float64) {
 	for i, v := range x {
 		y[i] += float64(a * v)
 	}
+}
+
+// norm2 is the Euclidean norm of v: √(vᵀv) when that neither overflows
+// nor loses digits to underflow, else gonum's scaled computation.
+func norm2(v []float64) float64 {
+	if s := dot(v, v); s < 1e300 && s > 1e-290 {
+		return math.Sqrt(s)
+	}
+	return floats.Norm(v, 2)
 }
