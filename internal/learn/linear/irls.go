@@ -128,13 +128,19 @@ func fitBinomial(ctx context.Context, Z []float64, n, q int, y []float64, eps fl
 		}
 		devOld = dev
 	}
-	fit.coef = coef
+	fit.coef, fit.extreme = coef, anyExtreme(mu)
+	return fit, nil
+}
+
+// anyExtreme reports whether some μ is within 10ε of 0 or 1, glm's test
+// for its warning "fitted probabilities numerically 0 or 1 occurred".
+func anyExtreme(mu []float64) bool {
 	for _, m := range mu {
 		if m > 1-10*dblEps || m < 10*dblEps {
-			fit.extreme = true
+			return true
 		}
 	}
-	return fit, nil
+	return false
 }
 
 // weightedLS fills qr's matrix with the rows of Z scaled by the IRLS

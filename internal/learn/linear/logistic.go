@@ -90,7 +90,7 @@ type Logistic struct {
 	RelTol float64
 	// Decay ≥ 0 is multinom's weight decay: Decay·Σw² over all weights,
 	// intercepts included, is added to the negative log-likelihood
-	// (default 0). It does not apply to k = 2.
+	// (default 0). Two-class fits ignore it (glm has no decay).
 	Decay float64
 }
 
