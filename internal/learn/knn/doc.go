@@ -1,4 +1,6 @@
-// Package knn is k-nearest-neighbour regression with the exact neighbour
-// and tie semantics of caret's knnreg (k = 5, Euclidean distance on
-// unscaled features, mean of the neighbours' targets).
+// Package knn is k-nearest-neighbour regression and classification with
+// the exact neighbour and tie semantics of caret (k = 5, Euclidean
+// distance on unscaled features): Regressor is caret's knnreg (mean of
+// the neighbours' targets), Classifier is caret's knn3 (class
+// proportions among the neighbours).
 package knn

@@ -24,3 +24,6 @@ func SetScreening(m *Model, mode int) bool {
 
 // ScreenMode returns the screen Fit chose for m.
 func ScreenMode(m *Model) int { return m.scr.mode }
+
+// SetClassScreening is SetScreening for a fitted Classifier.
+func SetClassScreening(m *ClassModel, mode int) bool { return SetScreening(m.m, mode) }

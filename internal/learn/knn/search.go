@@ -38,19 +38,25 @@ func newSearcher(k, n int) *searcher {
 
 // predictRow returns the prediction for query q, or false when fewer than
 // k training rows have a finite squared distance to q.
+func (s *searcher) predictRow(m *Model, q []float64) (float64, bool) {
+	return s.mean(m.y, s.find(m, q))
+}
+
+// find fills the buffer with the neighbours of query q (and the rows
+// kept as possible ties) and returns its length kn.
 //
-// The scan follows knn3reg: training rows are visited in index order; a
-// row is offered to the buffer iff its squared distance d (summed over
-// the columns in order) is ≤ dist[k-1]·(1+1e-4); it is inserted before
-// the first strictly larger entry; the entry pushed past the end is kept
-// (the buffer grows) iff it is ≤ dist[k-1]; the slot after the end is
-// reset to the fence.
+// The scan follows knn3reg, whose buffer caret's knn3 shares: training
+// rows are visited in index order; a row is offered to the buffer iff
+// its squared distance d (summed over the columns in order) is
+// ≤ dist[k-1]·(1+1e-4); it is inserted before the first strictly larger
+// entry; the entry pushed past the end is kept (the buffer grows) iff it
+// is ≤ dist[k-1]; the slot after the end is reset to the fence.
 //
 // To avoid computing every distance exactly, rows are first screened
 // with a cheap lower bound (see screener); every row that passes gets its
 // exact distance, so the result is the same as scanning every exact
 // distance.
-func (s *searcher) predictRow(m *Model, q []float64) (float64, bool) {
+func (s *searcher) find(m *Model, q []float64) int {
 	k := s.k
 	s.dist, s.pos = s.dist[:k+1], s.pos[:k+1]
 	for i := range s.dist {
@@ -67,7 +73,7 @@ func (s *searcher) predictRow(m *Model, q []float64) (float64, bool) {
 	default:
 		kn = s.scanAll(m, q)
 	}
-	return s.mean(m.y, kn)
+	return kn
 }
 
 // scanAll offers every row with its exact distance.
@@ -182,4 +188,29 @@ func (s *searcher) mean(y []float64, kn int) (float64, bool) {
 		count++
 	}
 	return sum / float64(count), true
+}
+
+// votes counts, into votes (one slot per class, zeroed here), the
+// classes cls of the first k buffer entries and of every later entry
+// within the fuzzy tie tolerance of the k-th, and returns how many rows
+// voted; false when fewer than k training rows have a finite distance.
+func (s *searcher) votes(cls []int32, kn int, votes []int) (int, bool) {
+	clear(votes)
+	k := s.k
+	if s.dist[k-1] >= fence {
+		return 0, false
+	}
+	for _, j := range s.pos[:k] {
+		votes[cls[j]]++
+	}
+	count := k
+	lim := s.dist[k-1] * fuzz
+	for e := k; e < kn; e++ {
+		if s.dist[e] > lim {
+			break
+		}
+		votes[cls[s.pos[e]]]++
+		count++
+	}
+	return count, true
 }
