@@ -95,7 +95,7 @@ func pipelineTask(pl Pipeline, task string) error {
 	if !sim.IsClassification(task) {
 		return nil
 	}
-	if err := learn.Classifies(pl.spec); err != nil {
+	if err := learn.Classifies(pl.spec, pl.resolved); err != nil {
 		return fmt.Errorf("%s cannot run task %q: %w", pl.Name(), task, err)
 	}
 	return nil

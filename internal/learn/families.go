@@ -1,6 +1,8 @@
 package learn
 
 import (
+	"fmt"
+
 	"github.com/misslab/misslab/internal/learn/boost"
 	"github.com/misslab/misslab/internal/learn/ctree"
 	"github.com/misslab/misslab/internal/learn/forest"
@@ -26,6 +28,18 @@ var families = map[string]Family{
 			}
 			return Adapt(r), nil
 		},
+		// glm(family = binomial) for two classes, nnet::multinom for
+		// more (see linear.Logistic): both unpenalised.
+		NewClass: func(_ string, _ Settings, _ Env) (Classifier, error) {
+			return adaptedClass[*linear.ClassModel](linear.Logistic{}.FitClass), nil
+		},
+		ClassCheck: func(s Settings) error {
+			if s["lambda"] != linear.DefaultLambda && s["lambda"] != 0 {
+				return fmt.Errorf("lambda = %v: logistic regression (glm, multinom) is unpenalised; "+
+					"ridge applies to regression only", s["lambda"])
+			}
+			return nil
+		},
 	},
 	Tree:   treeFamily,
 	CTree:  ctreeFamily,
@@ -41,6 +55,15 @@ var families = map[string]Family{
 				return nil, err
 			}
 			return Adapt(r), nil
+		},
+		// caret knn3: the class shares among the k nearest rows, ties
+		// at the k-th distance included (see knn.Classifier).
+		NewClass: func(_ string, s Settings, _ Env) (Classifier, error) {
+			c, err := knn.NewClassifier(s.Int("k"))
+			if err != nil {
+				return nil, err
+			}
+			return adaptedClass[*knn.ClassModel](c.FitClass), nil
 		},
 	},
 }

@@ -69,6 +69,11 @@ func NewFromSpec(spec Spec, s Settings, env Env) (*Pipeline, error) {
 	if err != nil {
 		return nil, err
 	}
+	if env.Classes > 0 {
+		if err := Classifies(spec, rs); err != nil {
+			return nil, err
+		}
+	}
 	p := &Pipeline{spec: spec, settings: rs, imputer: newImputer(spec.Strategy, rs)}
 	if m := spec.ImputerMethod; m.External() {
 		if p.methods, p.impCall, err = methodCall(spec, m, s, env); err != nil {

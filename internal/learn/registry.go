@@ -51,6 +51,10 @@ type Family struct {
 	// NewClass builds the family's classifier, with the same Params and
 	// Presets; nil for a family without a classification mode.
 	NewClass ClassFactory
+	// ClassCheck, when set, says why resolved settings have no
+	// classification meaning (a regression-only setting moved from its
+	// default); nil accepts every setting.
+	ClassCheck func(Settings) error
 }
 
 // Implemented returns the registered learner families in the order of

@@ -57,7 +57,8 @@ const eceBins = 10
 var ErrClassScores = errors.New("stats: class scores")
 
 // ScoreClasses scores the n × k class probabilities p (row-major: p[i*k+c]
-// is p̂(c | x_i), each row summing to 1 within 1e-9) of the true classes y
+// is p̂(c | x_i), each row summing to 1 within 1e-6, the rounding of a
+// float32 softmax such as XGBoost's) of the true classes y
 // (values 0..k−1), k ≥ 2. Errors wrap ErrClassScores.
 func ScoreClasses(p []float64, k int, y []int) (ClassScores, error) {
 	if err := checkClasses(p, k, y); err != nil {
@@ -90,7 +91,7 @@ func checkClasses(p []float64, k int, y []int) error {
 			}
 			sum += v
 		}
-		if math.Abs(sum-1) > 1e-9 {
+		if math.Abs(sum-1) > 1e-6 {
 			return fmt.Errorf("%w: row %d's probabilities sum to %v", ErrClassScores, i, sum)
 		}
 	}

@@ -139,10 +139,17 @@ func TestScoreClassesRefusesBadInput(t *testing.T) {
 		{"class out of range", []float64{0.5, 0.5}, 2, []int{2}},
 		{"NaN", []float64{math.NaN(), 1}, 2, []int{0}},
 		{"sum", []float64{0.5, 0.6}, 2, []int{0}},
+		{"sum just beyond the tolerance", []float64{0.5, 0.5 + 2e-6}, 2, []int{0}},
 		{"no rows", nil, 2, nil},
 	} {
 		if _, err := ScoreClasses(c.p, c.k, c.y); !errors.Is(err, ErrClassScores) {
 			t.Errorf("%s: %v, want ErrClassScores", c.name, err)
 		}
+	}
+	// A float32 softmax (XGBoost's multi:softprob) sums to 1 only within
+	// float32 rounding; such rows are scored as given.
+	p := []float64{0.2, 0.3000000224, 0.5, 0.1, 0.1, 0.79999993}
+	if _, err := ScoreClasses(p, 3, []int{1, 2}); err != nil {
+		t.Errorf("float32-rounded rows: %v", err)
 	}
 }

@@ -1,10 +1,12 @@
 # Binary tasks: a toy setting has none, a binary task has no noise, scale
-# and threshold need task = "binary", one task per sweep.
-# error: testdata/binary.bad.hcl:12:13: data.model: model "example1" has no binary task: the toy settings are the paper's regression examples (models with one: [quadratic linear friedman nonlinear nonlinear-high])
-# error: testdata/binary.bad.hcl:23:13: data.noise: noise = 0.5 with task "binary": the randomness of a binary target is its Bernoulli draw; noise must be 0
-# error: testdata/binary.bad.hcl:32:13: data.scale: scale and threshold are set, but the task is regression (set task = "binary")
-# error: testdata/binary.bad.hcl:41:13: data.task: give one task per sweep (one of [regression binary]); split the sweep to compare tasks
-# error: testdata/binary.bad.hcl:51:13: data.scale: scale = -1 must be a finite number > 0
+# and threshold need task = "binary", one task per sweep, and a ridge
+# penalty has no logistic counterpart.
+# error: testdata/binary.bad.hcl:14:13: data.model: model "example1" has no binary task: the toy settings are the paper's regression examples (models with one: [quadratic linear friedman nonlinear nonlinear-high])
+# error: testdata/binary.bad.hcl:25:13: data.noise: noise = 0.5 with task "binary": the randomness of a binary target is its Bernoulli draw; noise must be 0
+# error: testdata/binary.bad.hcl:34:13: data.scale: scale and threshold are set, but the task is regression (set task = "binary")
+# error: testdata/binary.bad.hcl:43:13: data.task: give one task per sweep (one of [regression binary]); split the sweep to compare tasks
+# error: testdata/binary.bad.hcl:53:13: data.scale: scale = -1 must be a finite number > 0
+# error: testdata/binary.bad.hcl:64:3: pipelines: linear/mean cannot run task "binary": learn: bad setting: linear/mean: lambda = 2: logistic regression (glm, multinom) is unpenalised; ridge applies to regression only
 sweep "toy" {
   seed        = 1
   repetitions = 1
@@ -51,4 +53,16 @@ sweep "negative" {
     scale = -1
   }
   pipelines { names = ["tree/mia"] }
+}
+sweep "ridge" {
+  seed        = 1
+  repetitions = 1
+  data {
+    model = "quadratic"
+    task  = "binary"
+  }
+  pipelines { names = ["linear/mean"] }
+  learner "linear" {
+    lambda = 2
+  }
 }
