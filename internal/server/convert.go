@@ -40,6 +40,14 @@ func storeResult(p *pb.PipelineResult) (r store.Result, why string) {
 		r.R2, r.MSE, r.MAE = math.NaN(), math.NaN(), math.NaN() // a classification has none
 		r.Class = &store.ClassScores{LogLoss: c.GetLogLoss(), Brier: c.GetBrier(), AUC: c.GetAuc(), AUCHandTill: c.GetAucHandTill(),
 			Accuracy: c.GetAccuracy(), BalancedAccuracy: c.GetBalancedAccuracy(), ECE: c.GetEce()}
+		if bins := c.GetReliability(); len(bins) > store.MaxCalibrationBins {
+			why = fmt.Sprintf("%d reliability bins (at most %d)", len(bins), store.MaxCalibrationBins)
+			return store.Result{ErrKind: store.KindInvalid, ErrMsg: "worker sent " + why}, why
+		}
+		for _, b := range c.GetReliability() {
+			r.Class.Reliability = append(r.Class.Reliability,
+				store.CalibrationBin{Count: b.GetCount(), Correct: b.GetCorrect(), Confidence: b.GetConfidence()})
+		}
 	}
 	if why = r.BadNumber(); why != "" {
 		return store.Result{ErrKind: store.KindInvalid, ErrMsg: "worker sent " + why}, why

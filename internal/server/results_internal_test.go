@@ -59,3 +59,26 @@ func TestStoreResultRefusesNumbersThatCannotBeScores(t *testing.T) {
 }
 
 func ptr(v float64) *float64 { return &v }
+
+// TestStoreResultKeepsClassScores: a classification result's scores and
+// reliability bins are stored as sent; bins that cannot be a test set's
+// make it an invalid-result failure.
+func TestStoreResultKeepsClassScores(t *testing.T) {
+	class := func(bins ...*pb.CalibrationBin) *pb.PipelineResult {
+		return &pb.PipelineResult{FitSeconds: 1, PredictSeconds: 0.1, ClassScores: &pb.ClassScores{LogLoss: 0.4,
+			Brier: 0.1, Auc: 0.9, AucHandTill: 0.9, Accuracy: 0.8, BalancedAccuracy: 0.8, Ece: 0.05, Reliability: bins}}
+	}
+	r, why := storeResult(class(&pb.CalibrationBin{}, &pb.CalibrationBin{Count: 7, Correct: 5, Confidence: 5.5}))
+	if why != "" || r.Class == nil || len(r.Class.Reliability) != 2 || !math.IsNaN(r.R2) ||
+		r.Class.Reliability[1] != (store.CalibrationBin{Count: 7, Correct: 5, Confidence: 5.5}) || r.Class.AUC != 0.9 {
+		t.Fatalf("stored %+v (%q), want the scores as sent and no R²", r, why)
+	}
+	for name, in := range map[string]*pb.PipelineResult{
+		"more correct than rows": class(&pb.CalibrationBin{Count: 2, Correct: 3, Confidence: 1}),
+		"too many bins":          class(make([]*pb.CalibrationBin, store.MaxCalibrationBins+1)...),
+	} {
+		if r, why := storeResult(in); why == "" || r.ErrKind != store.KindInvalid || r.Class != nil {
+			t.Errorf("%s: stored %+v (%q), want an invalid-result failure", name, r, why)
+		}
+	}
+}

@@ -44,13 +44,27 @@ type ClassScores struct {
 	// intervals of [0, 1] (right-closed; the first also holds 0), then
 	// Σ_b (n_b/n)·|accuracy_b − mean top probability_b|.
 	ECE float64
+	// Reliability holds the sums behind ECE, bin by bin (bin b holds the
+	// top probabilities in (b/10, (b+1)/10], the first also 0): summed
+	// over repetitions they draw a reliability diagram.
+	Reliability [CalibrationBins]CalibrationBin
+}
+
+// CalibrationBins is the number of equal-width bins of [0, 1] of ECE and
+// ClassScores.Reliability.
+const CalibrationBins = 10
+
+// CalibrationBin sums the rows whose top class probability falls in one
+// bin: Count rows, Confidence the sum of their top probabilities,
+// Correct those whose top class is the true one. Its accuracy is
+// Correct/Count, its mean confidence Confidence/Count.
+type CalibrationBin struct {
+	Count, Correct int
+	Confidence     float64
 }
 
 // logLossEps is the clipping of LogLoss.
 const logLossEps = 1e-15
-
-// eceBins is the number of bins of ECE.
-const eceBins = 10
 
 // ErrClassScores is wrapped by ScoreClasses' errors: inputs of the wrong
 // shape or out of range.
@@ -64,7 +78,8 @@ func ScoreClasses(p []float64, k int, y []int) (ClassScores, error) {
 	if err := checkClasses(p, k, y); err != nil {
 		return ClassScores{}, err
 	}
-	s := ClassScores{LogLoss: logLoss(p, k, y), Brier: brier(p, k, y), ECE: ece(p, k, y)}
+	s := ClassScores{LogLoss: logLoss(p, k, y), Brier: brier(p, k, y), Reliability: reliability(p, k, y)}
+	s.ECE = ece(s.Reliability, len(y))
 	s.Accuracy, s.BalancedAccuracy = accuracies(p, k, y)
 	if k == 2 {
 		s.AUC = aucColumn(p, k, 1, func(i int) int { return classSide(y[i], 1, 0) })
@@ -158,21 +173,29 @@ func accuracies(p []float64, k int, y []int) (acc, balanced float64) {
 	return hits / float64(len(y)), balanced / present
 }
 
-func ece(p []float64, k int, y []int) float64 {
-	var cnt, conf, hit [eceBins]float64
+// reliability bins the rows of p by their top probability q into
+// CalibrationBins equal intervals of [0, 1] (right-closed; the first
+// also holds 0).
+func reliability(p []float64, k int, y []int) [CalibrationBins]CalibrationBin {
+	var bins [CalibrationBins]CalibrationBin
 	for i, c := range y {
 		pred, q := top(p, k, i)
-		b := min(max(int(math.Ceil(q*eceBins))-1, 0), eceBins-1)
-		cnt[b]++
-		conf[b] += q
+		b := &bins[min(max(int(math.Ceil(q*CalibrationBins))-1, 0), CalibrationBins-1)]
+		b.Count++
+		b.Confidence += q
 		if pred == c {
-			hit[b]++
+			b.Correct++
 		}
 	}
+	return bins
+}
+
+// ece is Σ_b |correct_b − confidence_b| / n over the bins of n rows.
+func ece(bins [CalibrationBins]CalibrationBin, n int) float64 {
 	e := 0.0
-	for b := range eceBins {
-		if cnt[b] > 0 {
-			e += math.Abs(hit[b]-conf[b]) / float64(len(y))
+	for _, b := range bins {
+		if b.Count > 0 {
+			e += math.Abs(float64(b.Correct)-b.Confidence) / float64(n)
 		}
 	}
 	return e

@@ -76,6 +76,7 @@ func TestClassScoresByHand(t *testing.T) {
 		k    int
 		y    []int
 		want ClassScores
+		bins map[int]CalibrationBin // Reliability's non-empty bins (0-based)
 	}{
 		{
 			// rows: (0.8, 0.2) y=0; (0.3, 0.7) y=1; (0.6, 0.4) y=1; (0.5, 0.5) y=0.
@@ -87,6 +88,7 @@ func TestClassScoresByHand(t *testing.T) {
 			"binary", []float64{0.8, 0.2, 0.3, 0.7, 0.6, 0.4, 0.5, 0.5}, 2, []int{0, 1, 1, 0},
 			ClassScores{LogLoss: -(ln(.8) + ln(.7) + ln(.4) + ln(.5)) / 4, Brier: .185, AUC: .75, AUCHandTill: .75,
 				Accuracy: .75, BalancedAccuracy: .75, ECE: .4},
+			map[int]CalibrationBin{7: {1, 1, .8}, 6: {1, 1, .7}, 5: {1, 0, .6}, 4: {1, 1, .5}},
 		},
 		{
 			// three classes, rows (1, 0, 0) y=0; (0, .5, .5) y=2; (.2, .2, .6) y=1.
@@ -96,12 +98,14 @@ func TestClassScoresByHand(t *testing.T) {
 			"three classes", []float64{1, 0, 0, 0, .5, .5, .2, .2, .6}, 3, []int{0, 2, 1},
 			ClassScores{LogLoss: -(ln(1-1e-15) + ln(.5) + ln(.2)) / 3, Brier: 1.54 / 3, Accuracy: 1.0 / 3,
 				BalancedAccuracy: 1.0 / 3, ECE: 1.1 / 3},
+			map[int]CalibrationBin{9: {1, 1, 1}, 4: {1, 0, .5}, 5: {1, 0, .6}},
 		},
 		{
 			// a confident mistake costs −ln 1e−15, not +Inf
 			"clipped", []float64{1, 0, 0, 1}, 2, []int{1, 1},
 			ClassScores{LogLoss: -(ln(1e-15) + ln(1-1e-15)) / 2, Brier: .5, AUC: math.NaN(), AUCHandTill: math.NaN(),
 				Accuracy: .5, BalancedAccuracy: .5, ECE: .5},
+			map[int]CalibrationBin{9: {2, 1, 2}}, // both rows' top probability is 1
 		},
 	}
 	for _, c := range cases {
@@ -120,6 +124,11 @@ func TestClassScoresByHand(t *testing.T) {
 			{"balanced accuracy", got.BalancedAccuracy, c.want.BalancedAccuracy}, {"ECE", got.ECE, c.want.ECE}} {
 			if !(math.Abs(f.got-f.want) <= 1e-12 || math.IsNaN(f.got) && math.IsNaN(f.want)) {
 				t.Errorf("%s: %s %.17g, want %.17g", c.name, f.name, f.got, f.want)
+			}
+		}
+		for b, got := range got.Reliability {
+			if want := c.bins[b]; got != want {
+				t.Errorf("%s: reliability bin %d = %+v, want %+v", c.name, b, got, want)
 			}
 		}
 	}

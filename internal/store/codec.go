@@ -222,6 +222,10 @@ func resultMessage(r Result) *storev1.Result {
 	if c := r.Class; c != nil {
 		m.Class = &storev1.ClassScores{LogLoss: c.LogLoss, Brier: c.Brier, Auc: c.AUC, AucHandTill: c.AUCHandTill,
 			Accuracy: c.Accuracy, BalancedAccuracy: c.BalancedAccuracy, Ece: c.ECE}
+		for _, b := range c.Reliability {
+			m.Class.Reliability = append(m.Class.Reliability,
+				&storev1.CalibrationBin{Count: b.Count, Correct: b.Correct, Confidence: b.Confidence})
+		}
 	}
 	return m
 }
@@ -233,6 +237,10 @@ func resultRecord(m *storev1.Result) Result {
 	if c := m.GetClass(); c != nil {
 		r.Class = &ClassScores{LogLoss: c.GetLogLoss(), Brier: c.GetBrier(), AUC: c.GetAuc(), AUCHandTill: c.GetAucHandTill(),
 			Accuracy: c.GetAccuracy(), BalancedAccuracy: c.GetBalancedAccuracy(), ECE: c.GetEce()}
+		for _, b := range c.GetReliability() {
+			r.Class.Reliability = append(r.Class.Reliability,
+				CalibrationBin{Count: b.GetCount(), Correct: b.GetCorrect(), Confidence: b.GetConfidence()})
+		}
 	}
 	return r
 }

@@ -174,7 +174,7 @@ func writeMetrics(cw *csv.Writer, row []string, p Pipeline, r Result, classifica
 		c := r.Class
 		if c == nil {
 			nan := math.NaN()
-			c = &ClassScores{nan, nan, nan, nan, nan, nan, nan}
+			c = &ClassScores{LogLoss: nan, Brier: nan, AUC: nan, AUCHandTill: nan, Accuracy: nan, BalancedAccuracy: nan, ECE: nan}
 		}
 		metrics = ClassMetrics
 		vals = []float64{c.LogLoss, c.Brier, c.AUC, c.AUCHandTill, c.Accuracy, c.BalancedAccuracy, c.ECE,

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 )
@@ -44,6 +45,9 @@ func (r Result) BadNumber() string {
 			number{"auc", c.AUC, 0, 1, true}, number{"auc_hand_till", c.AUCHandTill, 0, 1, true},
 			number{"accuracy", c.Accuracy, 0, 1, false}, number{"balanced_accuracy", c.BalancedAccuracy, 0, 1, false},
 			number{"ece", c.ECE, 0, 1, false})
+		if why := badBins(c.Reliability); why != "" {
+			return why
+		}
 		for _, v := range []number{{"r2", r.R2, 0, 0, true}, {"mse", r.MSE, 0, 0, true}, {"mae", r.MAE, 0, 0, true}} {
 			if !math.IsNaN(v.v) {
 				return v.name + " is " + strconv.FormatFloat(v.v, 'g', -1, 64) + " for a classification result"
@@ -60,6 +64,19 @@ func (r Result) BadNumber() string {
 	}
 	if math.IsNaN(r.RootThreshold) {
 		return "root_threshold is NaN"
+	}
+	return ""
+}
+
+// badBins says why reliability bins cannot be a test set's, or "".
+func badBins(bins []CalibrationBin) string {
+	if len(bins) > MaxCalibrationBins {
+		return fmt.Sprintf("%d reliability bins (at most %d)", len(bins), MaxCalibrationBins)
+	}
+	for i, b := range bins {
+		if b.Correct > b.Count || !(b.Confidence >= 0 && b.Confidence <= float64(b.Count)) {
+			return fmt.Sprintf("reliability bin %d has %d rows, %d correct, confidence %v", i, b.Count, b.Correct, b.Confidence)
+		}
 	}
 	return ""
 }

@@ -147,4 +147,20 @@ type Result struct {
 // the test set.
 type ClassScores struct {
 	LogLoss, Brier, AUC, AUCHandTill, Accuracy, BalancedAccuracy, ECE float64
+	// Reliability is the bins behind ECE, in order of their interval of
+	// the top class probability (at most MaxCalibrationBins; nil when
+	// not recorded).
+	Reliability []CalibrationBin
 }
+
+// CalibrationBin sums the test rows whose top class probability falls in
+// one bin: Count rows, Correct of them classified right, Confidence the
+// sum of their top probabilities (so 0 ≤ Correct ≤ Count and
+// 0 ≤ Confidence ≤ Count).
+type CalibrationBin struct {
+	Count, Correct uint64
+	Confidence     float64
+}
+
+// MaxCalibrationBins bounds ClassScores.Reliability.
+const MaxCalibrationBins = 100

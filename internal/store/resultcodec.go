@@ -67,7 +67,8 @@ func appendResult(b []byte, r Result) []byte {
 
 // appendClassScores appends the message misslab.store.v1.ClassScores,
 // whose fields 1..7 are doubles: LogLoss, Brier, AUC, AUCHandTill,
-// Accuracy, BalancedAccuracy, ECE (a zero left out, -0 and NaN kept).
+// Accuracy, BalancedAccuracy, ECE (a zero left out, -0 and NaN kept),
+// and field 8 the repeated CalibrationBin messages of Reliability.
 func appendClassScores(b []byte, c *ClassScores) []byte {
 	for i, v := range classFields(c) {
 		if bits := math.Float64bits(*v); bits != 0 {
@@ -75,7 +76,72 @@ func appendClassScores(b []byte, c *ClassScores) []byte {
 			b = protowire.AppendFixed64(b, bits)
 		}
 	}
+	for _, bin := range c.Reliability {
+		b = protowire.AppendTag(b, classReliability, protowire.BytesType)
+		b = protowire.AppendBytes(b, appendBin(nil, bin))
+	}
 	return b
+}
+
+// classReliability is the field number of ClassScores.reliability.
+const classReliability protowire.Number = 8
+
+// appendBin appends a CalibrationBin message: count (1) and correct (2)
+// as varints, confidence (3) as a double, zeros left out.
+func appendBin(b []byte, bin CalibrationBin) []byte {
+	if bin.Count != 0 {
+		b = protowire.AppendTag(b, 1, protowire.VarintType)
+		b = protowire.AppendVarint(b, bin.Count)
+	}
+	if bin.Correct != 0 {
+		b = protowire.AppendTag(b, 2, protowire.VarintType)
+		b = protowire.AppendVarint(b, bin.Correct)
+	}
+	if bits := math.Float64bits(bin.Confidence); bits != 0 {
+		b = protowire.AppendTag(b, 3, protowire.Fixed64Type)
+		b = protowire.AppendFixed64(b, bits)
+	}
+	return b
+}
+
+// parseBin decodes a CalibrationBin message; unknown fields are skipped.
+func parseBin(b []byte) (CalibrationBin, error) {
+	var bin CalibrationBin
+	for len(b) > 0 {
+		n, typ, w := protowire.ConsumeTag(b)
+		if w < 0 {
+			return bin, fmt.Errorf("does not decode: %w", protowire.ParseError(w))
+		}
+		b = b[w:]
+		switch {
+		case (n == 1 || n == 2) && typ == protowire.VarintType:
+			v, w := protowire.ConsumeVarint(b)
+			if w < 0 {
+				return bin, fmt.Errorf("does not decode: %w", protowire.ParseError(w))
+			}
+			if n == 1 {
+				bin.Count = v
+			} else {
+				bin.Correct = v
+			}
+			b = b[w:]
+		case n == 3 && typ == protowire.Fixed64Type:
+			v, w := protowire.ConsumeFixed64(b)
+			if w < 0 {
+				return bin, fmt.Errorf("does not decode: %w", protowire.ParseError(w))
+			}
+			bin.Confidence, b = math.Float64frombits(v), b[w:]
+		case n >= 1 && n <= 3:
+			return bin, fmt.Errorf("calibration bin field %d: %w", n, errResultField)
+		default:
+			w = protowire.ConsumeFieldValue(n, typ, b)
+			if w < 0 {
+				return bin, fmt.Errorf("does not decode: %w", protowire.ParseError(w))
+			}
+			b = b[w:]
+		}
+	}
+	return bin, nil
 }
 
 // classFields lists the fields of c in field-number order.
@@ -94,6 +160,21 @@ func parseClassScores(b []byte) (*ClassScores, error) {
 			return nil, fmt.Errorf("does not decode: %w", protowire.ParseError(w))
 		}
 		b = b[w:]
+		if n == classReliability {
+			if typ != protowire.BytesType {
+				return nil, fmt.Errorf("reliability: %w", errResultField)
+			}
+			v, w := protowire.ConsumeBytes(b)
+			if w < 0 {
+				return nil, fmt.Errorf("does not decode: %w", protowire.ParseError(w))
+			}
+			bin, err := parseBin(v)
+			if err != nil {
+				return nil, fmt.Errorf("reliability bin %d: %w", len(c.Reliability), err)
+			}
+			c.Reliability, b = append(c.Reliability, bin), b[w:]
+			continue
+		}
 		if n >= 1 && int(n) <= len(fields) {
 			if typ != protowire.Fixed64Type {
 				return nil, fmt.Errorf("class score %d: %w", n, errResultField)

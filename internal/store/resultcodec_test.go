@@ -48,6 +48,11 @@ func randomResult(r *rand.Rand) Result {
 		RootThreshold: f(), MAE: f(), ImputeRMSETrain: f(), ImputeRMSETest: f()}
 	if r.IntN(2) == 0 {
 		res.Class = &ClassScores{LogLoss: f(), Brier: f(), AUC: f(), AUCHandTill: f(), Accuracy: f(), BalancedAccuracy: f(), ECE: f()}
+		for range r.IntN(12) {
+			counts := []uint64{0, 1, 1 << 40, math.MaxUint64}
+			res.Class.Reliability = append(res.Class.Reliability,
+				CalibrationBin{Count: counts[r.IntN(4)], Correct: counts[r.IntN(4)], Confidence: f()})
+		}
 	}
 	return res
 }
@@ -101,6 +106,15 @@ func sameClassBits(a, b *ClassScores) bool {
 	}
 	for i, v := range classFields(a) {
 		if math.Float64bits(*v) != math.Float64bits(*classFields(b)[i]) {
+			return false
+		}
+	}
+	if len(a.Reliability) != len(b.Reliability) {
+		return false
+	}
+	for i, x := range a.Reliability {
+		y := b.Reliability[i]
+		if x.Count != y.Count || x.Correct != y.Correct || math.Float64bits(x.Confidence) != math.Float64bits(y.Confidence) {
 			return false
 		}
 	}

@@ -254,7 +254,8 @@ func TestExportMAEColumns(t *testing.T) {
 func TestBadNumberOfClassification(t *testing.T) {
 	ok := func() Result {
 		return Result{R2: math.NaN(), MSE: math.NaN(), MAE: math.NaN(), ImputeRMSETrain: math.NaN(), ImputeRMSETest: math.NaN(),
-			Class: &ClassScores{LogLoss: 0.4, Brier: 0.13, AUC: 0.8, AUCHandTill: 0.8, Accuracy: 0.8, BalancedAccuracy: 0.75, ECE: 0.04}}
+			Class: &ClassScores{LogLoss: 0.4, Brier: 0.13, AUC: 0.8, AUCHandTill: 0.8, Accuracy: 0.8, BalancedAccuracy: 0.75, ECE: 0.04,
+				Reliability: []CalibrationBin{{}, {Count: 4, Correct: 3, Confidence: 3.5}}}}
 	}
 	for _, c := range []struct {
 		name string
@@ -271,6 +272,14 @@ func TestBadNumberOfClassification(t *testing.T) {
 		{"accuracy NaN", func(r *Result) { r.Class.Accuracy = math.NaN() }, "accuracy is NaN"},
 		{"ECE negative", func(r *Result) { r.Class.ECE = -1 }, "ece is -1"},
 		{"an R²", func(r *Result) { r.R2 = 0.5 }, "r2 is 0.5 for a classification result"},
+		{"more right than rows", func(r *Result) { r.Class.Reliability[1].Correct = 5 },
+			"reliability bin 1 has 4 rows, 5 correct, confidence 3.5"},
+		{"confidence above the rows", func(r *Result) { r.Class.Reliability[1].Confidence = 4.5 },
+			"reliability bin 1 has 4 rows, 3 correct, confidence 4.5"},
+		{"confidence NaN", func(r *Result) { r.Class.Reliability[0].Confidence = math.NaN() },
+			"reliability bin 0 has 0 rows, 0 correct, confidence NaN"},
+		{"too many bins", func(r *Result) { r.Class.Reliability = make([]CalibrationBin, 101) },
+			"101 reliability bins (at most 100)"},
 		{"failure", func(r *Result) { r.ErrKind, r.Class.LogLoss = "fit", math.NaN() }, ""},
 	} {
 		r := ok()

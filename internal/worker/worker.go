@@ -270,6 +270,10 @@ func (w *Worker) execute(ctx context.Context, sw *grid.Sweep, j *job) (res *pb.J
 		if c := r.Class; c != nil {
 			pr.ClassScores = &pb.ClassScores{LogLoss: c.LogLoss, Brier: c.Brier, Auc: c.AUC, AucHandTill: c.AUCHandTill,
 				Accuracy: c.Accuracy, BalancedAccuracy: c.BalancedAccuracy, Ece: c.ECE}
+			for _, b := range c.Reliability {
+				pr.ClassScores.Reliability = append(pr.ClassScores.Reliability,
+					&pb.CalibrationBin{Count: uint64(b.Count), Correct: uint64(b.Correct), Confidence: b.Confidence})
+			}
 		}
 		res.Pipelines = append(res.Pipelines, pr)
 	}

@@ -128,7 +128,7 @@ func (x Ack_Outcome) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Ack_Outcome.Descriptor instead.
 func (Ack_Outcome) EnumDescriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{39, 0}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{40, 0}
 }
 
 // Scenario mirrors sim.Scenario field for field.
@@ -2745,8 +2745,11 @@ type ClassScores struct {
 	Accuracy         float64                `protobuf:"fixed64,5,opt,name=accuracy,proto3" json:"accuracy,omitempty"`
 	BalancedAccuracy float64                `protobuf:"fixed64,6,opt,name=balanced_accuracy,json=balancedAccuracy,proto3" json:"balanced_accuracy,omitempty"`
 	Ece              float64                `protobuf:"fixed64,7,opt,name=ece,proto3" json:"ece,omitempty"` // expected calibration error of the top class, 10 bins
-	unknownFields    protoimpl.UnknownFields
-	sizeCache        protoimpl.SizeCache
+	// The 10 bins behind ece, of (0, 0.1], (0.1, 0.2], …, (0.9, 1] (the
+	// first also holds 0): a reliability diagram once summed over runs.
+	Reliability   []*CalibrationBin `protobuf:"bytes,8,rep,name=reliability,proto3" json:"reliability,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *ClassScores) Reset() {
@@ -2828,6 +2831,75 @@ func (x *ClassScores) GetEce() float64 {
 	return 0
 }
 
+func (x *ClassScores) GetReliability() []*CalibrationBin {
+	if x != nil {
+		return x.Reliability
+	}
+	return nil
+}
+
+// CalibrationBin sums the test rows whose top class probability falls in
+// one bin.
+type CalibrationBin struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Count         uint64                 `protobuf:"varint,1,opt,name=count,proto3" json:"count,omitempty"`            // rows
+	Correct       uint64                 `protobuf:"varint,2,opt,name=correct,proto3" json:"correct,omitempty"`        // rows whose top class is the true one
+	Confidence    float64                `protobuf:"fixed64,3,opt,name=confidence,proto3" json:"confidence,omitempty"` // sum of their top probabilities
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CalibrationBin) Reset() {
+	*x = CalibrationBin{}
+	mi := &file_misslab_v1_misslab_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CalibrationBin) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CalibrationBin) ProtoMessage() {}
+
+func (x *CalibrationBin) ProtoReflect() protoreflect.Message {
+	mi := &file_misslab_v1_misslab_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CalibrationBin.ProtoReflect.Descriptor instead.
+func (*CalibrationBin) Descriptor() ([]byte, []int) {
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *CalibrationBin) GetCount() uint64 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *CalibrationBin) GetCorrect() uint64 {
+	if x != nil {
+		return x.Correct
+	}
+	return 0
+}
+
+func (x *CalibrationBin) GetConfidence() float64 {
+	if x != nil {
+		return x.Confidence
+	}
+	return 0
+}
+
 // Release hands leases back without counting a failed delivery (drain).
 type Release struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -2838,7 +2910,7 @@ type Release struct {
 
 func (x *Release) Reset() {
 	*x = Release{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[38]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[39]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2850,7 +2922,7 @@ func (x *Release) String() string {
 func (*Release) ProtoMessage() {}
 
 func (x *Release) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[38]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[39]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2863,7 +2935,7 @@ func (x *Release) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Release.ProtoReflect.Descriptor instead.
 func (*Release) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{38}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{39}
 }
 
 func (x *Release) GetTokens() []uint64 {
@@ -2883,7 +2955,7 @@ type Ack struct {
 
 func (x *Ack) Reset() {
 	*x = Ack{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[39]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[40]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2895,7 +2967,7 @@ func (x *Ack) String() string {
 func (*Ack) ProtoMessage() {}
 
 func (x *Ack) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[39]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[40]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2908,7 +2980,7 @@ func (x *Ack) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ack.ProtoReflect.Descriptor instead.
 func (*Ack) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{39}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{40}
 }
 
 func (x *Ack) GetItems() []*Ack_Item {
@@ -2929,7 +3001,7 @@ type CancelLeases struct {
 
 func (x *CancelLeases) Reset() {
 	*x = CancelLeases{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[40]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[41]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2941,7 +3013,7 @@ func (x *CancelLeases) String() string {
 func (*CancelLeases) ProtoMessage() {}
 
 func (x *CancelLeases) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[40]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[41]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2954,7 +3026,7 @@ func (x *CancelLeases) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelLeases.ProtoReflect.Descriptor instead.
 func (*CancelLeases) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{40}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{41}
 }
 
 func (x *CancelLeases) GetTokens() []uint64 {
@@ -2976,7 +3048,7 @@ type RenewLeases struct {
 
 func (x *RenewLeases) Reset() {
 	*x = RenewLeases{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[41]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[42]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2988,7 +3060,7 @@ func (x *RenewLeases) String() string {
 func (*RenewLeases) ProtoMessage() {}
 
 func (x *RenewLeases) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[41]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[42]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3001,7 +3073,7 @@ func (x *RenewLeases) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RenewLeases.ProtoReflect.Descriptor instead.
 func (*RenewLeases) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{41}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{42}
 }
 
 func (x *RenewLeases) GetLeases() []*Renewal {
@@ -3023,7 +3095,7 @@ type Renewal struct {
 
 func (x *Renewal) Reset() {
 	*x = Renewal{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[42]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[43]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3035,7 +3107,7 @@ func (x *Renewal) String() string {
 func (*Renewal) ProtoMessage() {}
 
 func (x *Renewal) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[42]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[43]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3048,7 +3120,7 @@ func (x *Renewal) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Renewal.ProtoReflect.Descriptor instead.
 func (*Renewal) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{42}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{43}
 }
 
 func (x *Renewal) GetToken() uint64 {
@@ -3083,7 +3155,7 @@ type Ack_Item struct {
 
 func (x *Ack_Item) Reset() {
 	*x = Ack_Item{}
-	mi := &file_misslab_v1_misslab_proto_msgTypes[44]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[45]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -3095,7 +3167,7 @@ func (x *Ack_Item) String() string {
 func (*Ack_Item) ProtoMessage() {}
 
 func (x *Ack_Item) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_v1_misslab_proto_msgTypes[44]
+	mi := &file_misslab_v1_misslab_proto_msgTypes[45]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -3108,7 +3180,7 @@ func (x *Ack_Item) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ack_Item.ProtoReflect.Descriptor instead.
 func (*Ack_Item) Descriptor() ([]byte, []int) {
-	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{39, 0}
+	return file_misslab_v1_misslab_proto_rawDescGZIP(), []int{40, 0}
 }
 
 func (x *Ack_Item) GetToken() uint64 {
@@ -3334,7 +3406,7 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\x10impute_rmse_test\x18\f \x01(\x01H\x01R\x0eimputeRmseTest\x88\x01\x01\x12:\n" +
 	"\fclass_scores\x18\r \x01(\v2\x17.misslab.v1.ClassScoresR\vclassScoresB\x14\n" +
 	"\x12_impute_rmse_trainB\x13\n" +
-	"\x11_impute_rmse_test\"\xcf\x01\n" +
+	"\x11_impute_rmse_test\"\x8d\x02\n" +
 	"\vClassScores\x12\x19\n" +
 	"\blog_loss\x18\x01 \x01(\x01R\alogLoss\x12\x14\n" +
 	"\x05brier\x18\x02 \x01(\x01R\x05brier\x12\x10\n" +
@@ -3342,7 +3414,14 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\rauc_hand_till\x18\x04 \x01(\x01R\vaucHandTill\x12\x1a\n" +
 	"\baccuracy\x18\x05 \x01(\x01R\baccuracy\x12+\n" +
 	"\x11balanced_accuracy\x18\x06 \x01(\x01R\x10balancedAccuracy\x12\x10\n" +
-	"\x03ece\x18\a \x01(\x01R\x03ece\"!\n" +
+	"\x03ece\x18\a \x01(\x01R\x03ece\x12<\n" +
+	"\vreliability\x18\b \x03(\v2\x1a.misslab.v1.CalibrationBinR\vreliability\"`\n" +
+	"\x0eCalibrationBin\x12\x14\n" +
+	"\x05count\x18\x01 \x01(\x04R\x05count\x12\x18\n" +
+	"\acorrect\x18\x02 \x01(\x04R\acorrect\x12\x1e\n" +
+	"\n" +
+	"confidence\x18\x03 \x01(\x01R\n" +
+	"confidence\"!\n" +
 	"\aRelease\x12\x16\n" +
 	"\x06tokens\x18\x01 \x03(\x04R\x06tokens\"\x93\x02\n" +
 	"\x03Ack\x12*\n" +
@@ -3392,7 +3471,7 @@ func file_misslab_v1_misslab_proto_rawDescGZIP() []byte {
 }
 
 var file_misslab_v1_misslab_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_misslab_v1_misslab_proto_msgTypes = make([]protoimpl.MessageInfo, 45)
+var file_misslab_v1_misslab_proto_msgTypes = make([]protoimpl.MessageInfo, 46)
 var file_misslab_v1_misslab_proto_goTypes = []any{
 	(SweepStatus_State)(0),      // 0: misslab.v1.SweepStatus.State
 	(Ack_Outcome)(0),            // 1: misslab.v1.Ack.Outcome
@@ -3434,17 +3513,18 @@ var file_misslab_v1_misslab_proto_goTypes = []any{
 	(*JobResult)(nil),           // 37: misslab.v1.JobResult
 	(*PipelineResult)(nil),      // 38: misslab.v1.PipelineResult
 	(*ClassScores)(nil),         // 39: misslab.v1.ClassScores
-	(*Release)(nil),             // 40: misslab.v1.Release
-	(*Ack)(nil),                 // 41: misslab.v1.Ack
-	(*CancelLeases)(nil),        // 42: misslab.v1.CancelLeases
-	(*RenewLeases)(nil),         // 43: misslab.v1.RenewLeases
-	(*Renewal)(nil),             // 44: misslab.v1.Renewal
-	nil,                         // 45: misslab.v1.Pipeline.SettingsEntry
-	(*Ack_Item)(nil),            // 46: misslab.v1.Ack.Item
+	(*CalibrationBin)(nil),      // 40: misslab.v1.CalibrationBin
+	(*Release)(nil),             // 41: misslab.v1.Release
+	(*Ack)(nil),                 // 42: misslab.v1.Ack
+	(*CancelLeases)(nil),        // 43: misslab.v1.CancelLeases
+	(*RenewLeases)(nil),         // 44: misslab.v1.RenewLeases
+	(*Renewal)(nil),             // 45: misslab.v1.Renewal
+	nil,                         // 46: misslab.v1.Pipeline.SettingsEntry
+	(*Ack_Item)(nil),            // 47: misslab.v1.Ack.Item
 }
 var file_misslab_v1_misslab_proto_depIdxs = []int32{
 	3,  // 0: misslab.v1.Scenario.table:type_name -> misslab.v1.TableSource
-	45, // 1: misslab.v1.Pipeline.settings:type_name -> misslab.v1.Pipeline.SettingsEntry
+	46, // 1: misslab.v1.Pipeline.settings:type_name -> misslab.v1.Pipeline.SettingsEntry
 	5,  // 2: misslab.v1.Pipeline.methods:type_name -> misslab.v1.MethodRef
 	2,  // 3: misslab.v1.SweepSpec.scenarios:type_name -> misslab.v1.Scenario
 	4,  // 4: misslab.v1.SweepSpec.pipelines:type_name -> misslab.v1.Pipeline
@@ -3458,13 +3538,13 @@ var file_misslab_v1_misslab_proto_depIdxs = []int32{
 	28, // 12: misslab.v1.WorkRequest.hello:type_name -> misslab.v1.Hello
 	35, // 13: misslab.v1.WorkRequest.heartbeat:type_name -> misslab.v1.Heartbeat
 	36, // 14: misslab.v1.WorkRequest.results:type_name -> misslab.v1.ResultBatch
-	40, // 15: misslab.v1.WorkRequest.release:type_name -> misslab.v1.Release
+	41, // 15: misslab.v1.WorkRequest.release:type_name -> misslab.v1.Release
 	30, // 16: misslab.v1.WorkResponse.welcome:type_name -> misslab.v1.Welcome
 	32, // 17: misslab.v1.WorkResponse.sweep:type_name -> misslab.v1.SweepSpecMessage
 	33, // 18: misslab.v1.WorkResponse.jobs:type_name -> misslab.v1.JobBatch
-	41, // 19: misslab.v1.WorkResponse.ack:type_name -> misslab.v1.Ack
-	42, // 20: misslab.v1.WorkResponse.cancel:type_name -> misslab.v1.CancelLeases
-	43, // 21: misslab.v1.WorkResponse.renew:type_name -> misslab.v1.RenewLeases
+	42, // 19: misslab.v1.WorkResponse.ack:type_name -> misslab.v1.Ack
+	43, // 20: misslab.v1.WorkResponse.cancel:type_name -> misslab.v1.CancelLeases
+	44, // 21: misslab.v1.WorkResponse.renew:type_name -> misslab.v1.RenewLeases
 	29, // 22: misslab.v1.Hello.held:type_name -> misslab.v1.Held
 	5,  // 23: misslab.v1.Hello.methods:type_name -> misslab.v1.MethodRef
 	31, // 24: misslab.v1.Welcome.rebinds:type_name -> misslab.v1.Rebind
@@ -3473,34 +3553,35 @@ var file_misslab_v1_misslab_proto_depIdxs = []int32{
 	37, // 27: misslab.v1.ResultBatch.results:type_name -> misslab.v1.JobResult
 	38, // 28: misslab.v1.JobResult.pipelines:type_name -> misslab.v1.PipelineResult
 	39, // 29: misslab.v1.PipelineResult.class_scores:type_name -> misslab.v1.ClassScores
-	46, // 30: misslab.v1.Ack.items:type_name -> misslab.v1.Ack.Item
-	44, // 31: misslab.v1.RenewLeases.leases:type_name -> misslab.v1.Renewal
-	1,  // 32: misslab.v1.Ack.Item.outcome:type_name -> misslab.v1.Ack.Outcome
-	7,  // 33: misslab.v1.SweepService.Submit:input_type -> misslab.v1.SubmitRequest
-	9,  // 34: misslab.v1.SweepService.Status:input_type -> misslab.v1.StatusRequest
-	11, // 35: misslab.v1.SweepService.Watch:input_type -> misslab.v1.WatchRequest
-	12, // 36: misslab.v1.SweepService.Cancel:input_type -> misslab.v1.CancelRequest
-	14, // 37: misslab.v1.SweepService.Retry:input_type -> misslab.v1.RetryRequest
-	16, // 38: misslab.v1.SweepService.Export:input_type -> misslab.v1.ExportRequest
-	17, // 39: misslab.v1.SweepService.UploadTable:input_type -> misslab.v1.UploadTableRequest
-	19, // 40: misslab.v1.SweepService.StatTable:input_type -> misslab.v1.StatTableRequest
-	26, // 41: misslab.v1.WorkService.Work:input_type -> misslab.v1.WorkRequest
-	21, // 42: misslab.v1.WorkService.FetchTable:input_type -> misslab.v1.FetchTableRequest
-	8,  // 43: misslab.v1.SweepService.Submit:output_type -> misslab.v1.SubmitResponse
-	10, // 44: misslab.v1.SweepService.Status:output_type -> misslab.v1.StatusResponse
-	24, // 45: misslab.v1.SweepService.Watch:output_type -> misslab.v1.WatchResponse
-	13, // 46: misslab.v1.SweepService.Cancel:output_type -> misslab.v1.CancelResponse
-	15, // 47: misslab.v1.SweepService.Retry:output_type -> misslab.v1.RetryResponse
-	23, // 48: misslab.v1.SweepService.Export:output_type -> misslab.v1.ExportResponse
-	18, // 49: misslab.v1.SweepService.UploadTable:output_type -> misslab.v1.UploadTableResponse
-	20, // 50: misslab.v1.SweepService.StatTable:output_type -> misslab.v1.StatTableResponse
-	27, // 51: misslab.v1.WorkService.Work:output_type -> misslab.v1.WorkResponse
-	22, // 52: misslab.v1.WorkService.FetchTable:output_type -> misslab.v1.FetchTableResponse
-	43, // [43:53] is the sub-list for method output_type
-	33, // [33:43] is the sub-list for method input_type
-	33, // [33:33] is the sub-list for extension type_name
-	33, // [33:33] is the sub-list for extension extendee
-	0,  // [0:33] is the sub-list for field type_name
+	40, // 30: misslab.v1.ClassScores.reliability:type_name -> misslab.v1.CalibrationBin
+	47, // 31: misslab.v1.Ack.items:type_name -> misslab.v1.Ack.Item
+	45, // 32: misslab.v1.RenewLeases.leases:type_name -> misslab.v1.Renewal
+	1,  // 33: misslab.v1.Ack.Item.outcome:type_name -> misslab.v1.Ack.Outcome
+	7,  // 34: misslab.v1.SweepService.Submit:input_type -> misslab.v1.SubmitRequest
+	9,  // 35: misslab.v1.SweepService.Status:input_type -> misslab.v1.StatusRequest
+	11, // 36: misslab.v1.SweepService.Watch:input_type -> misslab.v1.WatchRequest
+	12, // 37: misslab.v1.SweepService.Cancel:input_type -> misslab.v1.CancelRequest
+	14, // 38: misslab.v1.SweepService.Retry:input_type -> misslab.v1.RetryRequest
+	16, // 39: misslab.v1.SweepService.Export:input_type -> misslab.v1.ExportRequest
+	17, // 40: misslab.v1.SweepService.UploadTable:input_type -> misslab.v1.UploadTableRequest
+	19, // 41: misslab.v1.SweepService.StatTable:input_type -> misslab.v1.StatTableRequest
+	26, // 42: misslab.v1.WorkService.Work:input_type -> misslab.v1.WorkRequest
+	21, // 43: misslab.v1.WorkService.FetchTable:input_type -> misslab.v1.FetchTableRequest
+	8,  // 44: misslab.v1.SweepService.Submit:output_type -> misslab.v1.SubmitResponse
+	10, // 45: misslab.v1.SweepService.Status:output_type -> misslab.v1.StatusResponse
+	24, // 46: misslab.v1.SweepService.Watch:output_type -> misslab.v1.WatchResponse
+	13, // 47: misslab.v1.SweepService.Cancel:output_type -> misslab.v1.CancelResponse
+	15, // 48: misslab.v1.SweepService.Retry:output_type -> misslab.v1.RetryResponse
+	23, // 49: misslab.v1.SweepService.Export:output_type -> misslab.v1.ExportResponse
+	18, // 50: misslab.v1.SweepService.UploadTable:output_type -> misslab.v1.UploadTableResponse
+	20, // 51: misslab.v1.SweepService.StatTable:output_type -> misslab.v1.StatTableResponse
+	27, // 52: misslab.v1.WorkService.Work:output_type -> misslab.v1.WorkResponse
+	22, // 53: misslab.v1.WorkService.FetchTable:output_type -> misslab.v1.FetchTableResponse
+	44, // [44:54] is the sub-list for method output_type
+	34, // [34:44] is the sub-list for method input_type
+	34, // [34:34] is the sub-list for extension type_name
+	34, // [34:34] is the sub-list for extension extendee
+	0,  // [0:34] is the sub-list for field type_name
 }
 
 func init() { file_misslab_v1_misslab_proto_init() }
@@ -3529,7 +3610,7 @@ func file_misslab_v1_misslab_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_misslab_v1_misslab_proto_rawDesc), len(file_misslab_v1_misslab_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   45,
+			NumMessages:   46,
 			NumExtensions: 0,
 			NumServices:   2,
 		},

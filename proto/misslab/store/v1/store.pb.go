@@ -820,6 +820,7 @@ type ClassScores struct {
 	Accuracy         float64                `protobuf:"fixed64,5,opt,name=accuracy,proto3" json:"accuracy,omitempty"`
 	BalancedAccuracy float64                `protobuf:"fixed64,6,opt,name=balanced_accuracy,json=balancedAccuracy,proto3" json:"balanced_accuracy,omitempty"`
 	Ece              float64                `protobuf:"fixed64,7,opt,name=ece,proto3" json:"ece,omitempty"`
+	Reliability      []*CalibrationBin      `protobuf:"bytes,8,rep,name=reliability,proto3" json:"reliability,omitempty"` // the bins behind ece, in order
 	unknownFields    protoimpl.UnknownFields
 	sizeCache        protoimpl.SizeCache
 }
@@ -903,6 +904,75 @@ func (x *ClassScores) GetEce() float64 {
 	return 0
 }
 
+func (x *ClassScores) GetReliability() []*CalibrationBin {
+	if x != nil {
+		return x.Reliability
+	}
+	return nil
+}
+
+// CalibrationBin sums the test rows whose top class probability falls in
+// one bin of a reliability diagram.
+type CalibrationBin struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Count         uint64                 `protobuf:"varint,1,opt,name=count,proto3" json:"count,omitempty"`            // rows
+	Correct       uint64                 `protobuf:"varint,2,opt,name=correct,proto3" json:"correct,omitempty"`        // rows whose top class is the true one
+	Confidence    float64                `protobuf:"fixed64,3,opt,name=confidence,proto3" json:"confidence,omitempty"` // sum of their top probabilities
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CalibrationBin) Reset() {
+	*x = CalibrationBin{}
+	mi := &file_misslab_store_v1_store_proto_msgTypes[9]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CalibrationBin) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CalibrationBin) ProtoMessage() {}
+
+func (x *CalibrationBin) ProtoReflect() protoreflect.Message {
+	mi := &file_misslab_store_v1_store_proto_msgTypes[9]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CalibrationBin.ProtoReflect.Descriptor instead.
+func (*CalibrationBin) Descriptor() ([]byte, []int) {
+	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{9}
+}
+
+func (x *CalibrationBin) GetCount() uint64 {
+	if x != nil {
+		return x.Count
+	}
+	return 0
+}
+
+func (x *CalibrationBin) GetCorrect() uint64 {
+	if x != nil {
+		return x.Correct
+	}
+	return 0
+}
+
+func (x *CalibrationBin) GetConfidence() float64 {
+	if x != nil {
+		return x.Confidence
+	}
+	return 0
+}
+
 // Failure is the value of bucket "failures", keyed by sweep id ‖ job
 // (uint64, big-endian): the last error of a job that gave up.
 type Failure struct {
@@ -914,7 +984,7 @@ type Failure struct {
 
 func (x *Failure) Reset() {
 	*x = Failure{}
-	mi := &file_misslab_store_v1_store_proto_msgTypes[9]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -926,7 +996,7 @@ func (x *Failure) String() string {
 func (*Failure) ProtoMessage() {}
 
 func (x *Failure) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_store_v1_store_proto_msgTypes[9]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -939,7 +1009,7 @@ func (x *Failure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Failure.ProtoReflect.Descriptor instead.
 func (*Failure) Descriptor() ([]byte, []int) {
-	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{9}
+	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *Failure) GetMessage() []byte {
@@ -963,7 +1033,7 @@ type TableEntry struct {
 
 func (x *TableEntry) Reset() {
 	*x = TableEntry{}
-	mi := &file_misslab_store_v1_store_proto_msgTypes[10]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -975,7 +1045,7 @@ func (x *TableEntry) String() string {
 func (*TableEntry) ProtoMessage() {}
 
 func (x *TableEntry) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_store_v1_store_proto_msgTypes[10]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -988,7 +1058,7 @@ func (x *TableEntry) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use TableEntry.ProtoReflect.Descriptor instead.
 func (*TableEntry) Descriptor() ([]byte, []int) {
-	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{10}
+	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *TableEntry) GetSize() int64 {
@@ -1023,7 +1093,7 @@ type LeaseKey struct {
 
 func (x *LeaseKey) Reset() {
 	*x = LeaseKey{}
-	mi := &file_misslab_store_v1_store_proto_msgTypes[11]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1035,7 +1105,7 @@ func (x *LeaseKey) String() string {
 func (*LeaseKey) ProtoMessage() {}
 
 func (x *LeaseKey) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_store_v1_store_proto_msgTypes[11]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1048,7 +1118,7 @@ func (x *LeaseKey) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LeaseKey.ProtoReflect.Descriptor instead.
 func (*LeaseKey) Descriptor() ([]byte, []int) {
-	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{11}
+	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *LeaseKey) GetKey() []byte {
@@ -1069,7 +1139,7 @@ type FPClass struct {
 
 func (x *FPClass) Reset() {
 	*x = FPClass{}
-	mi := &file_misslab_store_v1_store_proto_msgTypes[12]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1081,7 +1151,7 @@ func (x *FPClass) String() string {
 func (*FPClass) ProtoMessage() {}
 
 func (x *FPClass) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_store_v1_store_proto_msgTypes[12]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1094,7 +1164,7 @@ func (x *FPClass) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use FPClass.ProtoReflect.Descriptor instead.
 func (*FPClass) Descriptor() ([]byte, []int) {
-	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{12}
+	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *FPClass) GetClass() string {
@@ -1116,7 +1186,7 @@ type Counts struct {
 
 func (x *Counts) Reset() {
 	*x = Counts{}
-	mi := &file_misslab_store_v1_store_proto_msgTypes[13]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1128,7 +1198,7 @@ func (x *Counts) String() string {
 func (*Counts) ProtoMessage() {}
 
 func (x *Counts) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_store_v1_store_proto_msgTypes[13]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1141,7 +1211,7 @@ func (x *Counts) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Counts.ProtoReflect.Descriptor instead.
 func (*Counts) Descriptor() ([]byte, []int) {
-	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{13}
+	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *Counts) GetBuckets() []*BucketCount {
@@ -1162,7 +1232,7 @@ type BucketCount struct {
 
 func (x *BucketCount) Reset() {
 	*x = BucketCount{}
-	mi := &file_misslab_store_v1_store_proto_msgTypes[14]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1174,7 +1244,7 @@ func (x *BucketCount) String() string {
 func (*BucketCount) ProtoMessage() {}
 
 func (x *BucketCount) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_store_v1_store_proto_msgTypes[14]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1187,7 +1257,7 @@ func (x *BucketCount) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use BucketCount.ProtoReflect.Descriptor instead.
 func (*BucketCount) Descriptor() ([]byte, []int) {
-	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{14}
+	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *BucketCount) GetBucket() string {
@@ -1215,7 +1285,7 @@ type History struct {
 
 func (x *History) Reset() {
 	*x = History{}
-	mi := &file_misslab_store_v1_store_proto_msgTypes[15]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1227,7 +1297,7 @@ func (x *History) String() string {
 func (*History) ProtoMessage() {}
 
 func (x *History) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_store_v1_store_proto_msgTypes[15]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1240,7 +1310,7 @@ func (x *History) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use History.ProtoReflect.Descriptor instead.
 func (*History) Descriptor() ([]byte, []int) {
-	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{15}
+	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *History) GetMigrations() []*Migration {
@@ -1264,7 +1334,7 @@ type Migration struct {
 
 func (x *Migration) Reset() {
 	*x = Migration{}
-	mi := &file_misslab_store_v1_store_proto_msgTypes[16]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1276,7 +1346,7 @@ func (x *Migration) String() string {
 func (*Migration) ProtoMessage() {}
 
 func (x *Migration) ProtoReflect() protoreflect.Message {
-	mi := &file_misslab_store_v1_store_proto_msgTypes[16]
+	mi := &file_misslab_store_v1_store_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1289,7 +1359,7 @@ func (x *Migration) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Migration.ProtoReflect.Descriptor instead.
 func (*Migration) Descriptor() ([]byte, []int) {
-	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{16}
+	return file_misslab_store_v1_store_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *Migration) GetFrom() string {
@@ -1402,7 +1472,7 @@ const file_misslab_store_v1_store_proto_rawDesc = "" +
 	"\x11impute_rmse_train\x18\n" +
 	" \x01(\x01R\x0fimputeRmseTrain\x12(\n" +
 	"\x10impute_rmse_test\x18\v \x01(\x01R\x0eimputeRmseTest\x123\n" +
-	"\x05class\x18\f \x01(\v2\x1d.misslab.store.v1.ClassScoresR\x05class\"\xcf\x01\n" +
+	"\x05class\x18\f \x01(\v2\x1d.misslab.store.v1.ClassScoresR\x05class\"\x93\x02\n" +
 	"\vClassScores\x12\x19\n" +
 	"\blog_loss\x18\x01 \x01(\x01R\alogLoss\x12\x14\n" +
 	"\x05brier\x18\x02 \x01(\x01R\x05brier\x12\x10\n" +
@@ -1410,7 +1480,14 @@ const file_misslab_store_v1_store_proto_rawDesc = "" +
 	"\rauc_hand_till\x18\x04 \x01(\x01R\vaucHandTill\x12\x1a\n" +
 	"\baccuracy\x18\x05 \x01(\x01R\baccuracy\x12+\n" +
 	"\x11balanced_accuracy\x18\x06 \x01(\x01R\x10balancedAccuracy\x12\x10\n" +
-	"\x03ece\x18\a \x01(\x01R\x03ece\"#\n" +
+	"\x03ece\x18\a \x01(\x01R\x03ece\x12B\n" +
+	"\vreliability\x18\b \x03(\v2 .misslab.store.v1.CalibrationBinR\vreliability\"`\n" +
+	"\x0eCalibrationBin\x12\x14\n" +
+	"\x05count\x18\x01 \x01(\x04R\x05count\x12\x18\n" +
+	"\acorrect\x18\x02 \x01(\x04R\acorrect\x12\x1e\n" +
+	"\n" +
+	"confidence\x18\x03 \x01(\x01R\n" +
+	"confidence\"#\n" +
 	"\aFailure\x12\x18\n" +
 	"\amessage\x18\x01 \x01(\fR\amessage\"S\n" +
 	"\n" +
@@ -1451,25 +1528,26 @@ func file_misslab_store_v1_store_proto_rawDescGZIP() []byte {
 	return file_misslab_store_v1_store_proto_rawDescData
 }
 
-var file_misslab_store_v1_store_proto_msgTypes = make([]protoimpl.MessageInfo, 17)
+var file_misslab_store_v1_store_proto_msgTypes = make([]protoimpl.MessageInfo, 18)
 var file_misslab_store_v1_store_proto_goTypes = []any{
-	(*Sweep)(nil),       // 0: misslab.store.v1.Sweep
-	(*Scenario)(nil),    // 1: misslab.store.v1.Scenario
-	(*Table)(nil),       // 2: misslab.store.v1.Table
-	(*Pipeline)(nil),    // 3: misslab.store.v1.Pipeline
-	(*Setting)(nil),     // 4: misslab.store.v1.Setting
-	(*Method)(nil),      // 5: misslab.store.v1.Method
-	(*Draw)(nil),        // 6: misslab.store.v1.Draw
-	(*Result)(nil),      // 7: misslab.store.v1.Result
-	(*ClassScores)(nil), // 8: misslab.store.v1.ClassScores
-	(*Failure)(nil),     // 9: misslab.store.v1.Failure
-	(*TableEntry)(nil),  // 10: misslab.store.v1.TableEntry
-	(*LeaseKey)(nil),    // 11: misslab.store.v1.LeaseKey
-	(*FPClass)(nil),     // 12: misslab.store.v1.FPClass
-	(*Counts)(nil),      // 13: misslab.store.v1.Counts
-	(*BucketCount)(nil), // 14: misslab.store.v1.BucketCount
-	(*History)(nil),     // 15: misslab.store.v1.History
-	(*Migration)(nil),   // 16: misslab.store.v1.Migration
+	(*Sweep)(nil),          // 0: misslab.store.v1.Sweep
+	(*Scenario)(nil),       // 1: misslab.store.v1.Scenario
+	(*Table)(nil),          // 2: misslab.store.v1.Table
+	(*Pipeline)(nil),       // 3: misslab.store.v1.Pipeline
+	(*Setting)(nil),        // 4: misslab.store.v1.Setting
+	(*Method)(nil),         // 5: misslab.store.v1.Method
+	(*Draw)(nil),           // 6: misslab.store.v1.Draw
+	(*Result)(nil),         // 7: misslab.store.v1.Result
+	(*ClassScores)(nil),    // 8: misslab.store.v1.ClassScores
+	(*CalibrationBin)(nil), // 9: misslab.store.v1.CalibrationBin
+	(*Failure)(nil),        // 10: misslab.store.v1.Failure
+	(*TableEntry)(nil),     // 11: misslab.store.v1.TableEntry
+	(*LeaseKey)(nil),       // 12: misslab.store.v1.LeaseKey
+	(*FPClass)(nil),        // 13: misslab.store.v1.FPClass
+	(*Counts)(nil),         // 14: misslab.store.v1.Counts
+	(*BucketCount)(nil),    // 15: misslab.store.v1.BucketCount
+	(*History)(nil),        // 16: misslab.store.v1.History
+	(*Migration)(nil),      // 17: misslab.store.v1.Migration
 }
 var file_misslab_store_v1_store_proto_depIdxs = []int32{
 	1,  // 0: misslab.store.v1.Sweep.scenarios:type_name -> misslab.store.v1.Scenario
@@ -1481,13 +1559,14 @@ var file_misslab_store_v1_store_proto_depIdxs = []int32{
 	1,  // 6: misslab.store.v1.Draw.scenario:type_name -> misslab.store.v1.Scenario
 	2,  // 7: misslab.store.v1.Draw.table:type_name -> misslab.store.v1.Table
 	8,  // 8: misslab.store.v1.Result.class:type_name -> misslab.store.v1.ClassScores
-	14, // 9: misslab.store.v1.Counts.buckets:type_name -> misslab.store.v1.BucketCount
-	16, // 10: misslab.store.v1.History.migrations:type_name -> misslab.store.v1.Migration
-	11, // [11:11] is the sub-list for method output_type
-	11, // [11:11] is the sub-list for method input_type
-	11, // [11:11] is the sub-list for extension type_name
-	11, // [11:11] is the sub-list for extension extendee
-	0,  // [0:11] is the sub-list for field type_name
+	9,  // 9: misslab.store.v1.ClassScores.reliability:type_name -> misslab.store.v1.CalibrationBin
+	15, // 10: misslab.store.v1.Counts.buckets:type_name -> misslab.store.v1.BucketCount
+	17, // 11: misslab.store.v1.History.migrations:type_name -> misslab.store.v1.Migration
+	12, // [12:12] is the sub-list for method output_type
+	12, // [12:12] is the sub-list for method input_type
+	12, // [12:12] is the sub-list for extension type_name
+	12, // [12:12] is the sub-list for extension extendee
+	0,  // [0:12] is the sub-list for field type_name
 }
 
 func init() { file_misslab_store_v1_store_proto_init() }
@@ -1501,7 +1580,7 @@ func file_misslab_store_v1_store_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_misslab_store_v1_store_proto_rawDesc), len(file_misslab_store_v1_store_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   17,
+			NumMessages:   18,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
