@@ -34,16 +34,27 @@ func assemble(p *prepared, r *results) layout {
 			len(p.scen), len(stats.Pipelines(p.Records)), len(p.Records), failedRuns(p.Records)),
 			"Pipelines by learner family: " + p.pipelineText() + "."}})
 	if len(p.Records) > 0 {
-		add(section{ID: "r2", Heading: "Test R²", Level: 2}, boxGridFigures(p, r.idx, r.pal, false)...)
-		add(section{ID: "relative", Heading: "Relative test R²", Level: 2}, boxGridFigures(p, r.idx, r.pal, true)...)
+		add(section{ID: p.score.slug(), Heading: p.score.Title(), Level: 2}, boxGridFigures(p, r.idx, r.pal, false)...)
+		add(section{ID: "relative", Heading: "Relative " + p.score.name, Level: 2}, boxGridFigures(p, r.idx, r.pal, true)...)
+		if v := r.lossView; v != nil {
+			add(section{ID: v.score.slug(), Heading: v.score.Title(), Level: 2}, boxGridFigures(v, r.loss.idx, r.pal, false)...)
+		}
 		perScenario(p, r, add)
 	}
 	rankSection(p, r.sums, add)
+	if figs := calibrationFigures(p, r.pal); len(figs) > 0 {
+		add(section{ID: "calibration", Heading: "Calibration", Level: 2,
+			Text: []string{"Are the predicted probabilities honest? Reliability diagrams of each pipeline's predicted class; the per-bin counts are in calibration.csv."}}, figs...)
+	}
 	if f, ok := imputeFigure(p, r.pal); ok {
 		add(section{ID: "impute", Heading: "Imputation quality and prediction", Level: 2,
-			Text: []string{"Does better imputation buy better prediction? Each imputing pipeline's test R² against the error of its imputed values where the truth is known."}}, f)
+			Text: []string{"Does better imputation buy better prediction? Each imputing pipeline's " + p.score.name + " against the error of its imputed values where the truth is known."}}, f)
 	}
-	if f, ok := curveFigure(p, r.panels, r.pal); ok {
+	curveView := p
+	if r.lossView != nil {
+		curveView = r.lossView
+	}
+	if f, ok := curveFigure(curveView, r.panels, r.pal); ok {
 		add(section{ID: "curves", Heading: "Learning curves", Level: 2}, f)
 	}
 	if f, ok := selectionFigure(p, r.sel); ok {
@@ -61,9 +72,13 @@ func assemble(p *prepared, r *results) layout {
 // perScenario adds one subsection per scenario: the summary table, the
 // p-value heat maps and the timing figure.
 func perScenario(p *prepared, r *results, add func(section, ...figure)) {
-	add(section{ID: "per-scenario", Heading: "Per scenario: summaries, t-tests, timing", Level: 2,
-		Text: []string{"For each scenario: median and interquartile range of test R² per pipeline, the p-values of paired t-tests between the pipelines of each learner family, and computation times."}})
+	text := "For each scenario: median and interquartile range of test R² per pipeline, the p-values of paired t-tests between the pipelines of each learner family, and computation times."
 	heat := heatmapFigures(p, r.tests)
+	if r.lossView != nil {
+		text = "For each scenario: median and interquartile range of test AUC and median test log-loss per pipeline, the p-values of paired t-tests of AUC and of log-loss between the pipelines of each learner family, and computation times."
+		heat = append(heat, heatmapFigures(r.lossView, r.loss.tests)...)
+	}
+	add(section{ID: "per-scenario", Heading: "Per scenario: summaries, t-tests, timing", Level: 2, Text: []string{text}})
 	timing := timingFigures(p, r.idx, r.pal)
 	for i, sc := range p.scen {
 		var figs []figure
@@ -110,8 +125,15 @@ func filesSection(p *prepared, r *results) section {
 		{"summary.csv", "summary.csv: per scenario, pipeline and metric: n, mean, sd, quartiles, whiskers"},
 		{"ttests.csv", "ttests.csv: every paired t-test, raw and Holm-adjusted p-values, confidence intervals"},
 	}}
+	if p.Task == Classification {
+		s.Links[0].Text = "results.csv: one row per run (scenario, rep, pipeline, failed, AUC, log-loss, seconds)"
+		s.Links[2].Text = "ttests.csv: every paired t-test of AUC and of log-loss (column metric), raw and Holm-adjusted p-values, confidence intervals"
+	}
+	if len(p.Calibration) > 0 {
+		s.Links = append(s.Links, link{"calibration.csv", "calibration.csv: per scenario, pipeline and bin of the predicted class's probability: rows, rows right, mean probability, accuracy"})
+	}
 	if len(r.panels) > 0 {
-		s.Links = append(s.Links, link{"curves.csv", "curves.csv: learning-curve points and Bayes rates"})
+		s.Links = append(s.Links, link{"curves.csv", "curves.csv: learning-curve points and Bayes rates" + map[bool]string{true: " (log-loss)"}[p.Task == Classification]})
 	}
 	if len(r.sel) > 0 {
 		s.Links = append(s.Links, link{"selection.csv", "selection.csv: stump selection frequencies with Wilson intervals"})

@@ -40,10 +40,14 @@ func boxGridFigures(p *prepared, idx summaryIndex, pal palette, relative bool) [
 		return s.R2
 	}
 	xr := familyRanges(p, idx, metric, relative)
-	name, title, xlabel := "box-r2", "Test R² by strategy", "test R²"
+	sc := p.score
+	name, title, xlabel := "box-"+sc.slug(), sc.Title()+" by strategy", sc.name
 	if relative {
-		name, title = "box-rel", "Relative test R² by strategy"
-		xlabel = "test R² − mean test R² of the learner family on the same repetition"
+		name, title = "box-rel-"+sc.slug(), "Relative "+sc.name+" by strategy"
+		if sc == scoreR2 {
+			name = "box-rel" // the name of regression reports' figure files
+		}
+		xlabel = sc.name + " − mean " + sc.name + " of the learner family on the same repetition"
 	}
 	var withResults []Scenario // scenarios without results get no column
 	for _, sc := range p.scen {
@@ -154,9 +158,13 @@ func boxPanel(p *prepared, idx summaryIndex, pal palette, metric func(stats.Pipe
 func boxCaption(p *prepared, cols []Scenario, rel bool) string {
 	var b strings.Builder
 	if rel {
-		b.WriteString("Test R² minus the mean test R² of the same learner family's pipelines on the same repetition (the paper's relative explained variance; dotted line: the family mean). ")
+		fmt.Fprintf(&b, "%s minus the mean %s of the same learner family's pipelines on the same repetition (", p.score.Title(), p.score.name)
+		if p.score == scoreR2 {
+			b.WriteString("the paper's relative explained variance; ")
+		}
+		b.WriteString("dotted line: the family mean). ")
 	} else {
-		b.WriteString("Test R² = 1 − MSE/Var(Y) with the true Var(Y). ")
+		b.WriteString(p.score.definition)
 	}
 	b.WriteString("One box per pipeline: box = 25–75% quantiles (type 7), thick line = median, whiskers = most extreme runs within 1.5 IQR of the box, dots = runs beyond; a red triangle marks runs beyond the panel's range. ")
 	b.WriteString("The x range is shared along each row (one learner family) so a strategy can be compared across scenarios; rows have their own ranges because learners differ in scale. ")

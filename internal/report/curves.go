@@ -96,7 +96,7 @@ func curveFigure(p *prepared, panels []stats.Panel, pal palette) (figure, bool) 
 	for j, pn := range panels {
 		yr[j] = curveRange(pn)
 	}
-	g := &grid{Gap: 12, Top: titleBand("Learning curves: median test R² and 25–75% band"),
+	g := &grid{Gap: 12, Top: titleBand("Learning curves: median " + p.score.name + " and 25–75% band"),
 		Bottom: labelBand("training size n (log scale)")}
 	legends := make([][]legendEntry, len(fams))
 	for i, f := range fams {
@@ -197,7 +197,7 @@ func curvePanel(p *prepared, pn stats.Panel, fam string, pal palette, yr [2]floa
 		pl.Title.Text = pn.Name
 	}
 	if left {
-		pl.Y.Label.Text = fam + ": test R²"
+		pl.Y.Label.Text = fam + ": " + p.score.name
 	}
 	pl.Add(frame{})
 	var ents []legendEntry
@@ -232,7 +232,8 @@ func curvePanel(p *prepared, pn stats.Panel, fam string, pal palette, yr [2]floa
 
 func curveCaption(p *prepared, panels []stats.Panel) string {
 	var b strings.Builder
-	b.WriteString("Median test R² over the repetitions at each training size, with the 25–75% quantile band (type 7), per pipeline; dashed black: the Bayes-rate R² where known. Mask variants are dashed in the light shade of their strategy. The y range is shared down each column (one panel). ")
+	fmt.Fprintf(&b, "Median %s over the repetitions at each training size, with the 25–75%% quantile band (type 7), per pipeline; dashed black: the Bayes-rate %s where known. Mask variants are dashed in the light shade of their strategy. The y range is shared down each column (one panel). ",
+		p.score.name, p.score.short)
 	for i, pn := range panels {
 		if i > 0 {
 			b.WriteString("; ")

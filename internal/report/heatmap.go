@@ -173,8 +173,11 @@ func heatmapFigures(p *prepared, tests []stats.PairTest) []figure {
 				continue
 			}
 			names := pls[fam]
-			figs = append(figs, heatmapFigure(p, sc, fam, names, ts,
-				fmt.Sprintf("pvalues-%d-%d-%s", si+1, fi+1, fileSlug(fam))))
+			name := fmt.Sprintf("pvalues-%d-%d-%s", si+1, fi+1, fileSlug(fam))
+			if p.score != scoreR2 && p.score != scoreAUC { // a classification report's second matrix
+				name = fmt.Sprintf("pvalues-%s-%d-%d-%s", p.score.slug(), si+1, fi+1, fileSlug(fam))
+			}
+			figs = append(figs, heatmapFigure(p, sc, fam, names, ts, name))
 		}
 	}
 	return figs
@@ -215,12 +218,21 @@ func heatmapFigure(p *prepared, sc Scenario, fam string, names []string, ts []st
 	bar := colourBarPlot(p.Alpha)
 
 	side := vg.Length(max(heatCell*k, heatMinH))
-	g := &grid{Gap: 10, Top: titleBand(fmt.Sprintf("%s — %s: paired t-tests", fam, sc.Title)),
+	g := &grid{Gap: 10, Top: titleBand(fmt.Sprintf("%s — %s: paired t-tests%s", fam, sc.Title, p.testedText())),
 		Plots: [][]*plot.Plot{{hp, bar}}, DataW: []vg.Length{side, 12}, DataH: []vg.Length{side}}
 	g.Right = band{Size: 48} // room for the "α = 0.05" label right of the bar
 	w, h := g.size()
-	return figure{Name: name, Section: "pvalues:" + sc.Key, Title: fmt.Sprintf("%s, %s", fam, sc.Title),
-		Caption: fmt.Sprintf("Holm-adjusted p-values of two-sided paired t-tests of test R² between every two %s pipelines on %s (%s; %s), pairing repetitions both completed; Holm's adjustment runs over the %d tests of this matrix. Blue: significant at α = %g after adjustment; orange: not significant; grey NA: fewer than two paired repetitions. Raw (unadjusted, as in the paper) p-values, differences and confidence intervals are in ttests.csv.",
-			fam, sc.Title, describe(sc), p.repsText(sc), len(ts), p.Alpha),
+	return figure{Name: name, Section: "pvalues:" + sc.Key, Title: fmt.Sprintf("%s, %s%s", fam, sc.Title, p.testedText()),
+		Caption: fmt.Sprintf("Holm-adjusted p-values of two-sided paired t-tests of %s between every two %s pipelines on %s (%s; %s), pairing repetitions both completed; Holm's adjustment runs over the %d tests of this matrix. Blue: significant at α = %g after adjustment; orange: not significant; grey NA: fewer than two paired repetitions. Raw (unadjusted, as in the paper) p-values, differences and confidence intervals are in ttests.csv.",
+			p.score.name, fam, sc.Title, describe(sc), p.repsText(sc), len(ts), p.Alpha),
 		W: w, H: h, Draw: g.draw}
+}
+
+// testedText names the score a classification report's matrices test,
+// which has two of them per family (": AUC"); regression's has one.
+func (p *prepared) testedText() string {
+	if p.Task != Classification {
+		return ""
+	}
+	return " of " + p.score.short
 }

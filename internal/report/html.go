@@ -154,10 +154,17 @@ func scenarioTable(p *prepared, sums []stats.PipelineSummary) *table {
 	return t
 }
 
-// summaryTable is one scenario's median R² and IQR per pipeline.
+// summaryTable is one scenario's median score and IQR per pipeline: R²
+// and relative R² for regression, AUC and log-loss for classification.
 func summaryTable(p *prepared, sc Scenario, idx summaryIndex) *table {
 	t := &table{Head: []string{"family", "pipeline", "runs", "failed", "median R²", "IQR R²",
 		"median relative R²", "median fit s", "median predict s"}, Num: numCols(9, 2, 3, 4, 5, 6, 7, 8)}
+	third := func(s stats.PipelineSummary) float64 { return s.RelR2.Median }
+	if p.Task == Classification {
+		t.Head = []string{"family", "pipeline", "runs", "failed", "median AUC", "IQR AUC",
+			"median log-loss", "median fit s", "median predict s"}
+		third = func(s stats.PipelineSummary) float64 { return s.MSE.Median }
+	}
 	fams, pls := p.lineup(sc)
 	for _, f := range fams {
 		for _, pl := range pls[f] {
@@ -166,7 +173,7 @@ func summaryTable(p *prepared, sc Scenario, idx summaryIndex) *table {
 				continue
 			}
 			t.Rows = append(t.Rows, []string{f, p.strategy(pl), strconv.Itoa(s.Runs), strconv.Itoa(s.Failed),
-				num(s.R2.Median), num(s.R2.IQR), num(s.RelR2.Median), num(s.Fit.Median), num(s.Predict.Median)})
+				num(s.R2.Median), num(s.R2.IQR), num(third(s)), num(s.Fit.Median), num(s.Predict.Median)})
 		}
 	}
 	return t

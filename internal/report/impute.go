@@ -12,9 +12,9 @@ import (
 )
 
 // ImputePoint is one repetition of an imputing pipeline on a scenario:
-// its test R² and the standardised RMSE of its imputed test values on
-// the entries whose truth is known (amputed cells of a table, every NA
-// of simulated data).
+// its test R² (classification: AUC, as Record.R2) and the standardised
+// RMSE of its imputed test values on the entries whose truth is known
+// (amputed cells of a table, every NA of simulated data).
 type ImputePoint struct {
 	Scenario, Pipeline string
 	R2, RMSE           float64
@@ -49,14 +49,14 @@ func imputeFigure(p *prepared, pal palette) (figure, bool) {
 		return figure{}, false
 	}
 	order := p.scenarioOrder(scen)
-	g := &grid{Gap: 14, Top: titleBand("Prediction R² against imputation RMSE"),
+	g := &grid{Gap: 14, Top: titleBand("Prediction " + p.score.short + " against imputation RMSE"),
 		Bottom: labelBand("imputation RMSE on the test set's known NA (sd units)")}
 	var row []*plot.Plot
 	for _, sc := range order {
 		pl := newPlot()
 		pl.Title.Text = p.titleOf(sc)
 		pl.Title.TextStyle.Font.Size = fontLabel
-		pl.Y.Label.Text = "mean test R²"
+		pl.Y.Label.Text = "mean " + p.score.name
 		var labels plotter.XYLabels
 		for _, k := range sortedKeys(means, sc) {
 			a := means[[2]string{sc, k}]
@@ -92,8 +92,8 @@ func imputeFigure(p *prepared, pal palette) (figure, bool) {
 		g.DataW = append(g.DataW, imputePanelW)
 	}
 	w, h := g.size()
-	return figure{Name: "impute-r2", Section: "impute", Title: "Prediction R² against imputation RMSE",
-		Caption: fmt.Sprintf("Per scenario, each imputing pipeline at its mean over repetitions of the test R² (vertical) and of the RMSE of its imputed test values on the entries whose true value is known (amputed cells of a table, every NA of simulated data), each column's errors in units of its training sd (horizontal). %d scenarios.", len(order)),
+	return figure{Name: "impute-" + p.score.slug(), Section: "impute", Title: "Prediction " + p.score.short + " against imputation RMSE",
+		Caption: fmt.Sprintf("Per scenario, each imputing pipeline at its mean over repetitions of the "+p.score.name+" (vertical) and of the RMSE of its imputed test values on the entries whose true value is known (amputed cells of a table, every NA of simulated data), each column's errors in units of its training sd (horizontal). %d scenarios.", len(order)),
 		W:       w, H: h, Draw: g.draw}, true
 }
 

@@ -37,9 +37,18 @@ type Input struct {
 	// pipeline is labelled by the part after "family/".
 	Family stats.GroupFunc
 
+	// Task says what the records' scores are (Regression, the zero
+	// value, or Classification: AUC and log-loss; see Task).
+	Task Task
+	// Calibration, for a classification report, holds each pipeline's
+	// reliability bins per scenario, summed over its repetitions; it adds
+	// the calibration diagrams and calibration.csv.
+	Calibration []CalibrationCell
+
 	// Curves, when Curves.Point is not nil, adds the learning-curve
 	// figure (Point maps a scenario to its panel, e.g. the model, and its
-	// training size; Bayes gives the Bayes-rate R² of a panel).
+	// training size; Bayes gives the Bayes-rate R² of a panel, or for
+	// Classification the Bayes log-loss).
 	Curves stats.CurveOptions
 
 	// Choices are stump split choices for the variable-selection figure;
@@ -120,13 +129,24 @@ type prepared struct {
 	family stats.GroupFunc
 	reps   map[string]int      // scenario → distinct repetitions with records
 	pipes  map[string][]string // scenario → its pipelines, sorted
+	score  score               // what the records' R2 field holds
 }
 
 func prepare(in Input) (*prepared, error) {
 	if err := stats.Validate(in.Records); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInput, err)
 	}
-	p := &prepared{Input: in, title: map[string]string{}, family: in.Family}
+	if err := checkCalibration(in.Calibration); err != nil {
+		return nil, err
+	}
+	p := &prepared{Input: in, title: map[string]string{}, family: in.Family, score: scoreR2}
+	switch in.Task {
+	case Regression:
+	case Classification:
+		p.score = scoreAUC
+	default:
+		return nil, fmt.Errorf("%w: task %d", ErrInput, in.Task)
+	}
 	if p.family == nil {
 		p.family = stats.PrefixGroup("/")
 	}

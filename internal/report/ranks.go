@@ -15,7 +15,7 @@ const rankAlpha = 0.05
 
 // rankTable returns the ranks table of the report: one block per
 // scenario, one method per pipeline run on every scenario, scored by
-// its mean test R² over repetitions. ok is false when fewer than two
+// its mean test R² (classification: AUC) over repetitions. ok is false when fewer than two
 // scenarios or pipelines qualify.
 func rankTable(p *prepared, sums []stats.PipelineSummary) (stats.RankTable, bool) {
 	mean := map[[2]string]float64{}
@@ -69,7 +69,7 @@ func rankSection(p *prepared, sums []stats.PipelineSummary, add func(section, ..
 		}
 		tb.Rows = append(tb.Rows, []string{r.Methods[i], strconv.FormatFloat(r.AvgRank[i], 'f', 2, 64), within})
 	}
-	text := []string{fmt.Sprintf("Each pipeline's rank by mean test R² within each of %d scenarios (1 = best; ties share their average rank), averaged over the scenarios, for the %d pipelines run on all of them. Friedman χ² = %s (df %d, p = %s); Iman–Davenport F = %s (p = %s). Pipelines whose average ranks differ by less than the Nemenyi critical difference CD = %.3f (α = %g) are not significantly different (Demšar 2006).",
+	text := []string{fmt.Sprintf("Each pipeline's rank by mean "+p.score.name+" within each of %d scenarios (1 = best; ties share their average rank), averaged over the scenarios, for the %d pipelines run on all of them. Friedman χ² = %s (df %d, p = %s); Iman–Davenport F = %s (p = %s). Pipelines whose average ranks differ by less than the Nemenyi critical difference CD = %.3f (α = %g) are not significantly different (Demšar 2006).",
 		r.N, r.K, fmtStat(r.Chi2), r.DF, fmtPValue(r.P), fmtStat(r.FF), fmtPValue(r.PFF), r.CD, rankAlpha)}
 	f, err := cdFigure("ranks-cd", r, "Average ranks across scenarios")
 	if err != nil {

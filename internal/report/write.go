@@ -74,9 +74,33 @@ type results struct {
 	panels []stats.Panel
 	sel    []stats.Selection
 	pal    palette
+	// loss, for a classification report, holds the statistics of the
+	// log-loss view (p.lossView): its box plots, tests and learning
+	// curves (panels are then computed there, not here).
+	loss     *results
+	lossView *prepared
 }
 
 func analyse(p *prepared) (*results, error) {
+	if v := p.lossView(); v != nil {
+		primary := *p
+		primary.Curves = stats.CurveOptions{} // curves are drawn in log-loss
+		r, err := analyseView(&primary)
+		if err != nil {
+			return nil, err
+		}
+		if r.loss, err = analyseView(v); err != nil {
+			return nil, err
+		}
+		r.lossView, r.panels = v, r.loss.panels
+		r.loss.pal = r.pal
+		return r, nil
+	}
+	return analyseView(p)
+}
+
+// analyseView computes the statistics of one view of the records.
+func analyseView(p *prepared) (*results, error) {
 	r := &results{}
 	var err error
 	if r.sums, err = stats.Summarize(p.Records, p.family); err != nil {
@@ -147,10 +171,20 @@ func writeTables(dir string, p *prepared, r *results) ([]string, error) {
 		name  string
 		write func(io.Writer) error
 	}
+	scoreNames := p.Task.names()
 	ts := []table{
-		{"results.csv", func(w io.Writer) error { return stats.WriteResultsCSV(w, p.Records) }},
-		{"summary.csv", func(w io.Writer) error { return stats.WriteSummaryCSV(w, r.sums) }},
+		{"results.csv", func(w io.Writer) error { return stats.WriteResultsCSVNamed(w, p.Records, scoreNames) }},
+		{"summary.csv", func(w io.Writer) error { return stats.WriteSummaryCSVNamed(w, r.sums, scoreNames) }},
 		{"ttests.csv", func(w io.Writer) error { return stats.WriteTTestsCSV(w, r.tests) }},
+	}
+	if r.loss != nil { // one file, a metric column for the two scores
+		ts[2].write = func(w io.Writer) error {
+			return stats.WriteMetricTTestsCSV(w, []stats.MetricTests{{Metric: scoreNames.Score, Tests: r.tests},
+				{Metric: scoreNames.Loss, Tests: r.loss.tests}})
+		}
+	}
+	if len(p.Calibration) > 0 {
+		ts = append(ts, table{"calibration.csv", func(w io.Writer) error { return writeCalibrationCSV(w, p.Calibration) }})
 	}
 	if len(r.panels) > 0 {
 		ts = append(ts, table{"curves.csv", func(w io.Writer) error { return stats.WriteCurvesCSV(w, r.panels) }})

@@ -20,11 +20,28 @@ import (
 var ResultsHeader = []string{"scenario", "rep", "pipeline", "failed",
 	"r2", "mse", "fit_seconds", "predict_seconds"}
 
+// ScoreNames names a record's two scores in CSV headers and metric
+// columns: Score the R2 field's (higher is better), Loss the MSE
+// field's. Regression names them "r2" and "mse"; a classification
+// report, whose records carry the test AUC and log-loss there, "auc" and
+// "log_loss".
+type ScoreNames struct{ Score, Loss string }
+
+// RegressionNames are the names the CSV writers use unless told
+// otherwise.
+var RegressionNames = ScoreNames{Score: "r2", Loss: "mse"}
+
 // WriteResultsCSV writes one row per record (wide: every metric of the
 // record on its row), sorted by CompareRecords; a failed record's
 // metrics are written as NA. It returns Validate's errors or the
 // writer's.
 func WriteResultsCSV(w io.Writer, recs []Record) error {
+	return WriteResultsCSVNamed(w, recs, RegressionNames)
+}
+
+// WriteResultsCSVNamed is WriteResultsCSV with the score columns named
+// by names.
+func WriteResultsCSVNamed(w io.Writer, recs []Record, names ScoreNames) error {
 	if err := Validate(recs); err != nil {
 		return err
 	}
@@ -39,7 +56,9 @@ func WriteResultsCSV(w io.Writer, recs []Record) error {
 		rows = append(rows, append([]string{r.Scenario, strconv.Itoa(r.Rep), r.Pipeline,
 			fmtBool(r.Failed)}, fmtFloats(m...)...))
 	}
-	return writeCSV(w, ResultsHeader, rows)
+	header := slices.Clone(ResultsHeader)
+	header[4], header[5] = names.Score, names.Loss
+	return writeCSV(w, header, rows)
 }
 
 // SummaryHeader is the header of WriteSummaryCSV.
@@ -51,12 +70,18 @@ var SummaryHeader = []string{"scenario", "pipeline", "family", "runs", "failed",
 // (r2, rel_r2, mse, fit_seconds, predict_seconds, in that order) with
 // its Summary: quartiles type 7, whiskers by the 1.5·IQR rule.
 func WriteSummaryCSV(w io.Writer, sums []PipelineSummary) error {
+	return WriteSummaryCSVNamed(w, sums, RegressionNames)
+}
+
+// WriteSummaryCSVNamed is WriteSummaryCSV with the metrics named by
+// names (Score, "rel_"+Score, Loss, fit_seconds, predict_seconds).
+func WriteSummaryCSVNamed(w io.Writer, sums []PipelineSummary, names ScoreNames) error {
 	var rows [][]string
 	for _, ps := range sums {
 		for _, m := range []struct {
 			name string
 			s    Summary
-		}{{"r2", ps.R2}, {"rel_r2", ps.RelR2}, {"mse", ps.MSE},
+		}{{names.Score, ps.R2}, {"rel_" + names.Score, ps.RelR2}, {names.Loss, ps.MSE},
 			{"fit_seconds", ps.Fit}, {"predict_seconds", ps.Predict}} {
 			s := m.s
 			row := []string{ps.Scenario, ps.Pipeline, ps.Family, strconv.Itoa(ps.Runs),
@@ -77,11 +102,35 @@ var TTestsHeader = []string{"scenario", "family", "a", "b", "n", "df", "mean_dif
 func WriteTTestsCSV(w io.Writer, tests []PairTest) error {
 	rows := make([][]string, 0, len(tests))
 	for _, t := range tests {
-		row := []string{t.Scenario, t.Family, t.A, t.B, strconv.Itoa(t.N), strconv.Itoa(t.DF)}
-		row = append(row, fmtFloats(t.MeanDiff, t.SE, t.T, t.P, t.PHolm, t.Conf, t.CILo, t.CIHi)...)
-		rows = append(rows, append(row, t.Status.String()))
+		rows = append(rows, ttestRow(t))
 	}
 	return writeCSV(w, TTestsHeader, rows)
+}
+
+// MetricTests are the pairwise tests of one metric.
+type MetricTests struct {
+	Metric string // e.g. "auc"
+	Tests  []PairTest
+}
+
+// WriteMetricTTestsCSV writes the tests of several metrics in one file:
+// TTestsHeader behind a first column "metric", metrics in the order
+// given.
+func WriteMetricTTestsCSV(w io.Writer, metrics []MetricTests) error {
+	var rows [][]string
+	for _, m := range metrics {
+		for _, t := range m.Tests {
+			rows = append(rows, append([]string{m.Metric}, ttestRow(t)...))
+		}
+	}
+	return writeCSV(w, append([]string{"metric"}, TTestsHeader...), rows)
+}
+
+// ttestRow is one test's row of TTestsHeader.
+func ttestRow(t PairTest) []string {
+	row := []string{t.Scenario, t.Family, t.A, t.B, strconv.Itoa(t.N), strconv.Itoa(t.DF)}
+	row = append(row, fmtFloats(t.MeanDiff, t.SE, t.T, t.P, t.PHolm, t.Conf, t.CILo, t.CIHi)...)
+	return append(row, t.Status.String())
 }
 
 // CurvesHeader is the header of WriteCurvesCSV.

@@ -86,6 +86,47 @@ func TestWriteSummaryAndTestsCSV(t *testing.T) {
 	}
 }
 
+// TestCSVNamedScores: a classification report names its two scores in
+// the headers and metric columns, and writes the tests of both metrics
+// in one file with a metric column.
+func TestCSVNamedScores(t *testing.T) {
+	names := ScoreNames{Score: "auc", Loss: "log_loss"}
+	var b bytes.Buffer
+	recs := []Record{{Scenario: "s", Pipeline: "tree/mia", R2: 0.75, MSE: 0.5}}
+	if err := WriteResultsCSVNamed(&b, recs, names); err != nil {
+		t.Fatal(err)
+	}
+	if want := "scenario,rep,pipeline,failed,auc,log_loss,fit_seconds,predict_seconds\ns,0,tree/mia,FALSE,0.75,0.5,0,0\n"; b.String() != want {
+		t.Errorf("results:\n%s\nwant\n%s", b.String(), want)
+	}
+	sums, err := Summarize(recs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Reset()
+	if err := WriteSummaryCSVNamed(&b, sums, names); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := csv.NewReader(&b).ReadAll()
+	var metrics []string
+	for _, r := range rows[1:] {
+		metrics = append(metrics, r[index(SummaryHeader, "metric")])
+	}
+	if got := strings.Join(metrics, ","); got != "auc,rel_auc,log_loss,fit_seconds,predict_seconds" {
+		t.Errorf("summary metrics %s", got)
+	}
+	tests, _ := PairwiseTests(handRecords(), nil, 0.95)
+	b.Reset()
+	if err := WriteMetricTTestsCSV(&b, []MetricTests{{"auc", tests}, {"log_loss", tests[:1]}}); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ = csv.NewReader(&b).ReadAll()
+	if len(rows) != 1+len(tests)+1 || rows[0][0] != "metric" || rows[1][0] != "auc" || rows[len(rows)-1][0] != "log_loss" ||
+		strings.Join(rows[0][1:], ",") != strings.Join(TTestsHeader, ",") {
+		t.Errorf("metric t-test csv: %v", rows)
+	}
+}
+
 func TestWriteCurvesAndSelectionCSV(t *testing.T) {
 	recs := []Record{curveRec("lin|100", 0, "tree/mia", 0.5, false), curveRec("lin|100", 1, "tree/mia", 0.7, false)}
 	panels, err := LearningCurves(recs, CurveOptions{Point: curveKey,
