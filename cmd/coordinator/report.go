@@ -92,21 +92,38 @@ func writeRunReports(ctx context.Context, data, out string, ids []string) error 
 		}
 		fmt.Printf("report: %s\n", filepath.Join(dir, "index.html"))
 	}
-	if len(recs) < 2 {
-		return nil
+	// Every sweep of a task together: pipelines ranked across all the
+	// scenarios (R² and AUC are not ranked together).
+	reg, class := reportgen.ByTask(recs)
+	regDir, classDir := CombinedDir, CombinedDir
+	if len(reg) > 0 && len(class) > 0 {
+		regDir, classDir = CombinedRegressionDir, CombinedClassificationDir
 	}
-	// Every sweep together: pipelines ranked across all the scenarios.
-	dir := filepath.Join(out, ReportDir, CombinedDir)
-	if _, err := reportgen.WriteCombined(ctx, st, recs, dir); err != nil {
-		return fmt.Errorf("combined report: %w", err)
+	for _, group := range []struct {
+		recs []storeconv.Record
+		dir  string
+	}{{reg, regDir}, {class, classDir}} {
+		if len(group.recs) < 2 {
+			continue
+		}
+		dir := filepath.Join(out, ReportDir, group.dir)
+		if _, err := reportgen.WriteCombined(ctx, st, group.recs, dir); err != nil {
+			return fmt.Errorf("combined report: %w", err)
+		}
+		fmt.Printf("report: %s (every sweep together)\n", filepath.Join(dir, "index.html"))
 	}
-	fmt.Printf("report: %s (every sweep together)\n", filepath.Join(dir, "index.html"))
 	return nil
 }
 
 // CombinedDir is the report directory, under ReportDir, of every sweep
-// of a grid together (written when the grid has several sweeps).
-const CombinedDir = "all-sweeps"
+// of a grid together (written when the grid has several sweeps of one
+// task). A grid with sweeps of both tasks gets CombinedRegressionDir and
+// CombinedClassificationDir instead, for those with several sweeps.
+const (
+	CombinedDir               = "all-sweeps"
+	CombinedRegressionDir     = "all-regression-sweeps"
+	CombinedClassificationDir = "all-classification-sweeps"
+)
 
 // sweepDir names a sweep's report directory after the sweep, keeping
 // ASCII letters, digits, '.', '_' and '-' (others become '-'); a name

@@ -86,7 +86,8 @@ func Build(ctx context.Context, st *store.Store, rec storeconv.Record) (report.I
 		return report.Input{}, err
 	}
 	in := report.Input{Sweep: sw.Name, SweepID: rec.ID + class + settingsText(sw) + oorText(sw) + methodsText(sw),
-		Records: g.records, Failures: g.failures, Scenarios: g.scenarios()}
+		Records: g.records, Failures: g.failures, Scenarios: g.scenarios(), Task: g.task(),
+		Calibration: g.calibrationCells()}
 	if err := jobs(st, rec, g, &in); err != nil {
 		return report.Input{}, err
 	}

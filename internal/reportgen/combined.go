@@ -2,6 +2,7 @@ package reportgen
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -40,10 +41,16 @@ func Combined(ctx context.Context, st *store.Store, recs []storeconv.Record) (re
 	in := report.Input{Sweep: "all sweeps"}
 	c := &combiner{in: &in, scen: map[string]*merged{}, names: pipelineNames(recs),
 		seen: map[resultKey]bool{}, seeds: map[uint64]bool{}, failed: map[report.Failure]bool{}}
-	for _, rec := range recs {
+	for i, rec := range recs {
 		one, err := Build(ctx, st, rec)
 		if err != nil {
 			return report.Input{}, err
+		}
+		if i == 0 {
+			in.Task = one.Task
+		} else if one.Task != in.Task {
+			return report.Input{}, fmt.Errorf("%w: sweeps %q and %q score different tasks (%s and %s); report them apart",
+				ErrMixedTasks, recs[0].Spec.Name, rec.Spec.Name, taskName(in.Task), taskName(one.Task))
 		}
 		c.add(rec.Spec, one)
 		in.SweepID += fmt.Sprintf("%s %.12s; ", rec.Spec.Name, rec.ID)
@@ -62,6 +69,32 @@ func Combined(ctx context.Context, st *store.Store, recs []storeconv.Record) (re
 		return report.Input{}, err
 	}
 	return in, nil
+}
+
+// ErrMixedTasks is wrapped by Combined's error for sweeps of different
+// tasks: R² and AUC cannot be ranked together.
+var ErrMixedTasks = errors.New("reportgen: sweeps of different tasks")
+
+// taskName names a report task in messages.
+func taskName(t report.Task) string {
+	if t == report.Classification {
+		return "classification"
+	}
+	return "regression"
+}
+
+// ByTask splits sweeps into those of regression and those of
+// classification, each in the order given, so that each group can have
+// its combined report.
+func ByTask(recs []storeconv.Record) (regression, classification []storeconv.Record) {
+	for _, r := range recs {
+		if r.Spec != nil && len(r.Spec.Scenarios) > 0 && sim.IsClassification(r.Spec.Scenarios[0].Task) {
+			classification = append(classification, r)
+		} else {
+			regression = append(regression, r)
+		}
+	}
+	return regression, classification
 }
 
 // WriteCombined renders Combined into dir.
@@ -125,6 +158,13 @@ func (c *combiner) add(sw *grid.Sweep, one report.Input) {
 		if c.first(resultKey{draw: m.id, pipeline: p.Canonical(), rep: r.Rep}) {
 			r.Scenario, r.Pipeline = m.key, c.names[p.Canonical()]
 			c.in.Records = append(c.in.Records, r)
+		}
+	}
+	for _, cal := range one.Calibration {
+		m, p := byKey[cal.Scenario], pipes[cal.Pipeline]
+		if c.first(resultKey{draw: m.id, pipeline: "calibration " + p.Canonical(), rep: -1}) {
+			cal.Scenario, cal.Pipeline = m.key, c.names[p.Canonical()]
+			c.in.Calibration = append(c.in.Calibration, cal)
 		}
 	}
 	for _, pt := range one.Impute {

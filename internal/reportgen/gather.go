@@ -35,6 +35,26 @@ type gather struct {
 	prop2       map[prop2Key]*meanAcc
 	folds       map[foldKey]*foldAcc // table sweeps: fold scores by repetition
 	impute      []imputePoint        // per repetition: R² and imputation RMSE
+	calibration map[[2]int]*calAcc   // (scenario, pipeline) → summed reliability bins
+}
+
+// calAcc sums one pipeline's reliability bins on one scenario.
+type calAcc struct {
+	bins []stats.CalibrationBin
+	reps int
+}
+
+// add sums bins into a.
+func (a *calAcc) add(bins []stats.CalibrationBin) {
+	if len(a.bins) < len(bins) {
+		a.bins = append(a.bins, make([]stats.CalibrationBin, len(bins)-len(a.bins))...)
+	}
+	for i, b := range bins {
+		a.bins[i].Count += b.Count
+		a.bins[i].Correct += b.Correct
+		a.bins[i].Confidence += b.Confidence
+	}
+	a.reps++
 }
 
 // prop2Key is one simulated Proposition 2 point: a strategy at (η, p).
@@ -51,7 +71,7 @@ type meanAcc struct {
 
 func newGather(sw *grid.Sweep) *gather {
 	g := &gather{sw: sw, desc: newDescriber(sw.Scenarios), pipes: pipelineKeys(sw),
-		unavailable: map[int][]string{}, prop2: map[prop2Key]*meanAcc{}}
+		unavailable: map[int][]string{}, prop2: map[prop2Key]*meanAcc{}, calibration: map[[2]int]*calAcc{}}
 	for _, sc := range sw.Scenarios {
 		g.keys = append(g.keys, scenarioKey(sc))
 		g.titles = append(g.titles, g.desc.title(sc))
@@ -97,7 +117,7 @@ func scenarioKey(sc sim.Scenario) string {
 // scenario si. A success with a number that cannot be a score counts as
 // a store.KindInvalid failure (see checked).
 func (g *gather) add(si, rep, pi int, r store.Result) {
-	r = checked(r)
+	r = classScores(checked(r))
 	if r.ErrKind == KindUnavailable {
 		why := g.pipes[pi] + ": " + firstLine(r.ErrMsg)
 		if !slices.Contains(g.unavailable[si], why) {
@@ -116,6 +136,9 @@ func (g *gather) add(si, rep, pi int, r store.Result) {
 	}
 	rec := stats.Record{Scenario: g.keys[si], Rep: rep, Pipeline: g.pipes[pi], R2: r.R2, MSE: r.MSE,
 		FitSeconds: r.FitSeconds, PredictSeconds: r.PredictSeconds, Failed: r.ErrKind != ""}
+	if !rec.Failed && r.Class != nil {
+		g.addCalibration(si, pi, bins(r.Class))
+	}
 	if !rec.Failed && !math.IsNaN(r.ImputeRMSETest) {
 		g.impute = append(g.impute, imputePoint{si: si, pi: pi, r2: r.R2, rmse: r.ImputeRMSETest})
 	}
@@ -297,4 +320,67 @@ func (g *gather) theory() *report.Theory {
 			Value: m.sum / float64(m.n)})
 	}
 	return th
+}
+
+// KindUndefined is the error kind the report gives a classification
+// result whose AUC is undefined (its test set held one class): it has no
+// score to compare, and is listed as a failed run saying why.
+const KindUndefined = "undefined"
+
+// classScores moves a classification result's AUC and log-loss into its
+// R2 and MSE, where the report reads a run's two scores (report.Task);
+// a result with an undefined AUC becomes a KindUndefined failure.
+// Regression results are returned as they are.
+func classScores(r store.Result) store.Result {
+	if r.Class == nil || r.ErrKind != "" {
+		return r
+	}
+	if math.IsNaN(r.Class.AUC) {
+		return store.Result{ErrKind: KindUndefined, ErrMsg: "AUC undefined: a class is absent from the test set"}
+	}
+	r.R2, r.MSE = r.Class.AUC, r.Class.LogLoss
+	return r
+}
+
+// bins converts stored reliability bins.
+func bins(c *store.ClassScores) []stats.CalibrationBin {
+	out := make([]stats.CalibrationBin, len(c.Reliability))
+	for i, b := range c.Reliability {
+		out[i] = stats.CalibrationBin{Count: int(b.Count), Correct: int(b.Correct), Confidence: b.Confidence}
+	}
+	return out
+}
+
+// addCalibration sums one run's (or one repetition's folds') bins.
+func (g *gather) addCalibration(si, pi int, b []stats.CalibrationBin) {
+	if len(b) == 0 {
+		return
+	}
+	k := [2]int{si, pi}
+	if g.calibration[k] == nil {
+		g.calibration[k] = &calAcc{}
+	}
+	g.calibration[k].add(b)
+}
+
+// calibrationCells returns the summed bins in scenario, then pipeline
+// order.
+func (g *gather) calibrationCells() []report.CalibrationCell {
+	var out []report.CalibrationCell
+	for si := range g.sw.Scenarios {
+		for pi := range g.sw.Pipelines {
+			if a := g.calibration[[2]int{si, pi}]; a != nil {
+				out = append(out, report.CalibrationCell{Scenario: g.keys[si], Pipeline: g.pipes[pi], Bins: a.bins, Reps: a.reps})
+			}
+		}
+	}
+	return out
+}
+
+// task is the report task of the sweep.
+func (g *gather) task() report.Task {
+	if sim.IsClassification(g.sw.Scenarios[0].Task) {
+		return report.Classification
+	}
+	return report.Regression
 }

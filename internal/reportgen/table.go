@@ -77,6 +77,7 @@ type foldAcc struct {
 	n, failed                int
 	r2, mse, fit, pred, rmse float64
 	rmseN                    int
+	bins                     calAcc // a classification's reliability bins over the folds
 }
 
 // addFold takes a table sweep's result for one fold (unit = rep·K +
@@ -102,6 +103,9 @@ func (g *gather) addFold(si, unit, pi int, r store.Result) {
 	}
 	a.r2 += r.R2
 	a.mse += r.MSE
+	if r.Class != nil {
+		a.bins.add(bins(r.Class))
+	}
 	a.fit += r.FitSeconds
 	a.pred += r.PredictSeconds
 	if !math.IsNaN(r.ImputeRMSETest) {
@@ -126,6 +130,7 @@ func (g *gather) flushFolds() {
 				if !rec.Failed {
 					n := float64(k)
 					rec.R2, rec.MSE, rec.FitSeconds, rec.PredictSeconds = a.r2/n, a.mse/n, a.fit/n, a.pred/n
+					g.addCalibration(si, pi, a.bins.bins)
 					if a.rmseN == k {
 						g.impute = append(g.impute, imputePoint{si: si, pi: pi, r2: rec.R2, rmse: a.rmse / n})
 					}
