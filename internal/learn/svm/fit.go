@@ -30,25 +30,24 @@ func (m *Model) scale(x, ys []float64, n int) {
 // becomes (x − mean_c)/sd_c (R's scale()) and the centres and scales are
 // returned; when some column is constant, x is left as it is and both
 // are nil.
-func scaleColumns(x []float64, n, p int) (center, scale []float64) {
+func scaleColumns(x []float64, n, p int) (center, sd []float64) {
 	for c := range p {
 		if constantColumn(x, n, p, c) {
 			return nil, nil
 		}
 	}
-	center, scale = make([]float64, p), make([]float64, p)
+	center, sd = make([]float64, p), make([]float64, p)
 	col := make([]float64, n)
 	for c := range p {
 		for i := range n {
 			col[i] = x[i*p+c]
 		}
-		mu, sd := meanSD(col)
-		center[c], scale[c] = mu, sd
+		center[c], sd[c] = meanSD(col)
 		for i := range n {
-			x[i*p+c] = (x[i*p+c] - mu) / sd
+			x[i*p+c] = (x[i*p+c] - center[c]) / sd[c]
 		}
 	}
-	return center, scale
+	return center, sd
 }
 
 func constantColumn(x []float64, n, p, c int) bool {
