@@ -10,25 +10,11 @@ import (
 // when some column is constant, nothing is scaled. A constant y is only
 // centred (see Regressor).
 func (m *Model) scale(x, ys []float64, n int) {
-	p := m.p
-	for c := range p {
-		if constantColumn(x, n, p, c) {
-			return
-		}
+	m.xCenter, m.xScale = scaleColumns(x, n, m.p)
+	if m.xCenter == nil {
+		return
 	}
 	m.scaledX = true
-	m.xCenter, m.xScale = make([]float64, p), make([]float64, p)
-	col := make([]float64, n)
-	for c := range p {
-		for i := range n {
-			col[i] = x[i*p+c]
-		}
-		center, sd := meanSD(col)
-		m.xCenter[c], m.xScale[c] = center, sd
-		for i := range n {
-			x[i*p+c] = (x[i*p+c] - center) / sd
-		}
-	}
 	center, sd := meanSD(ys)
 	if sd == 0 {
 		sd = 1
@@ -37,6 +23,31 @@ func (m *Model) scale(x, ys []float64, n int) {
 	for i, v := range ys {
 		ys[i] = (v - center) / sd
 	}
+}
+
+// scaleColumns standardises the columns of x (n × p, row-major, in
+// place) as e1071's svm() does: when every column varies, column c
+// becomes (x − mean_c)/sd_c (R's scale()) and the centres and scales are
+// returned; when some column is constant, x is left as it is and both
+// are nil.
+func scaleColumns(x []float64, n, p int) (center, sd []float64) {
+	for c := range p {
+		if constantColumn(x, n, p, c) {
+			return nil, nil
+		}
+	}
+	center, sd = make([]float64, p), make([]float64, p)
+	col := make([]float64, n)
+	for c := range p {
+		for i := range n {
+			col[i] = x[i*p+c]
+		}
+		center[c], sd[c] = meanSD(col)
+		for i := range n {
+			x[i*p+c] = (x[i*p+c] - center[c]) / sd[c]
+		}
+	}
+	return center, sd
 }
 
 func constantColumn(x []float64, n, p, c int) bool {

@@ -86,11 +86,7 @@ func (m *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
 			}
 		}
 		row := q[i*p : i*p+p]
-		if m.xCenter != nil {
-			for c := range row {
-				row[c] = (row[c] - m.xCenter[c]) / m.xScale[c]
-			}
-		}
+		scaleRow(row, m.xCenter, m.xScale)
 		out[i] = m.decision(row, scratch)*m.yScale + m.yCenter
 	}
 	return out, nil
@@ -101,15 +97,34 @@ func (m *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
 // accumulated over the column-major support vectors (vec.go), each
 // summed over the columns in order.
 func (m *Model) decision(x, scratch []float64) float64 {
-	d2 := scratch[:len(m.coef)]
-	sqDists(d2, m.sv, len(m.coef), x)
-	scale(d2, -m.gamma)
-	expAll(d2)
+	kv := scratch[:len(m.coef)]
+	kernelValues(kv, m.sv, x, m.gamma)
 	sum := 0.0
 	for s, c := range m.coef {
-		sum += float64(c * d2[s])
+		sum += float64(c * kv[s])
 	}
 	return sum - m.rho
+}
+
+// kernelValues sets kv[s] = exp(−γ·‖x − sv_s‖²) for the len(kv) support
+// vectors of sv (column-major, len(kv) rows), as libsvm's k_function
+// computes it at prediction: the squared distance summed over the
+// columns in order, times −γ, then exp.
+func kernelValues(kv, sv, x []float64, gamma float64) {
+	sqDists(kv, sv, len(kv), x)
+	scale(kv, -gamma)
+	expAll(kv)
+}
+
+// scaleRow maps a row to the training scale, (x_c − center_c)/sd_c, in
+// place; nothing when center is nil (the training set was not scaled).
+func scaleRow(row, center, sd []float64) {
+	if center == nil {
+		return
+	}
+	for c := range row {
+		row[c] = (row[c] - center[c]) / sd[c]
+	}
 }
 
 // flatten checks that X is non-empty and finite and returns a row-major

@@ -26,7 +26,8 @@ const (
 // variables at the upper bound, shrinking every min(l, 1000) iterations,
 // and the bias from the free variables' gradients. Every floating-point
 // step follows libsvm's order so that the path, and hence the support
-// vectors, are the same.
+// vectors, are the same. It solves the epsilon-SVR dual and the C-SVC
+// dual alike (see qMatrix): the labels y are the matrix's signs.
 type solver struct {
 	l, active int
 	y         []int8
@@ -52,7 +53,7 @@ type solver struct {
 	activeSet []int
 	eps, c    float64
 	unshrink  bool
-	q         *svrQ
+	q         *qMatrix
 	iter      int
 }
 
@@ -64,7 +65,7 @@ type solveResult struct {
 	converged bool
 }
 
-func newSolver(q *svrQ, p []float64, y []int8, c, eps float64) *solver {
+func newSolver(q *qMatrix, p []float64, y []int8, c, eps float64) *solver {
 	l := len(p)
 	s := &solver{
 		l: l, active: l, q: q, c: c, eps: eps,
@@ -320,8 +321,8 @@ func (s *solver) candidates(gmax float64) (gmax2 float64, nc int) {
 
 // selectJ returns the candidate t minimising −gain_t²/curvature (the
 // last one among equals). libsvm's curvature Q_ii + Q_tt − 2·y_i·y_t·Q_it
-// equals QD_i + QD_t − 2·K_it for every t (y = sign in the SVR dual),
-// with the same rounding.
+// equals QD_i + QD_t − 2·K_it for every t (y = sign in both duals, see
+// qMatrix), with the same rounding.
 func (s *solver) selectJ(i, nc int) int {
 	ki, qdi := s.q.kernelRow(i), s.q.qd[i]
 	idx, qd := s.q.index, s.q.qd
