@@ -86,10 +86,11 @@ func TestEveryClassifierPredictsProbabilities(t *testing.T) {
 				}
 				// The first feature is seen in 85% of rows and decides
 				// the class there; the largest class holds about 1/k.
-				// Logistic regression on the paper's OOR fill (999999)
-				// fails as glm and nnet::multinom do (accuracy 0.56 and
-				// 0.33 on data drawn this way in R): not a defect here.
-				poor := sp.Learner == LinReg && sp.Strategy == OOR
+				// Logistic regression and the SVM on the paper's OOR fill
+				// (999999) fail as glm, nnet::multinom and e1071 do
+				// (accuracy 0.56, 0.33 and 0.55 on data drawn this way in
+				// R; the paper's "OOR poor with SVM"): not a defect here.
+				poor := (sp.Learner == LinReg || sp.Learner == SVM) && sp.Strategy == OOR
 				if acc := accuracy(P, yte); acc < 0.7 && !poor {
 					t.Errorf("accuracy %.3f on %d balanced classes", acc, k)
 				}

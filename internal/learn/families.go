@@ -209,6 +209,22 @@ var svmFamily = func() Family {
 			}
 			return Adapt(r), nil
 		},
+		// e1071 C-classification with probability = TRUE: libsvm's
+		// one-against-one machines, Platt sigmoids fitted by its internal
+		// 5-fold CV (shuffled from the job's rng), pairwise coupling.
+		NewClass: func(_ string, s Settings, _ Env) (Classifier, error) {
+			c, err := svm.ClassifierFromSettings(s)
+			if err != nil {
+				return nil, err
+			}
+			return adaptedClass[*svm.ClassModel](c.FitClass), nil
+		},
+		ClassCheck: func(s Settings) error {
+			if s["epsilon"] != def.Epsilon {
+				return fmt.Errorf("epsilon = %v: the insensitive tube is eps-regression's; C-classification has none", s["epsilon"])
+			}
+			return nil
+		},
 	}
 }()
 
