@@ -3,6 +3,8 @@ package plan
 import (
 	"math"
 	"testing"
+
+	"github.com/misslab/misslab/internal/grid"
 )
 
 // TestPowerLawAt checks the piecewise law against values worked by hand:
@@ -50,6 +52,36 @@ func TestDefaultCostModelBends(t *testing.T) {
 		}
 		if law.Exponent > 0 && !(law.At(100000) > law.At(1000)) {
 			t.Errorf("%s: not rising: %g at 10⁵ rows, %g at 10³", name, law.At(100000), law.At(1000))
+		}
+	}
+}
+
+// TestClassificationCost: a classifier's fit costs its regression fit
+// times the family's factor for its number of classes, worked by hand.
+func TestClassificationCost(t *testing.T) {
+	c := CostModel{Learners: map[string]PowerLaw{"tree": {Seconds: 2, Exponent: 1}, "boost": {Seconds: 1, Exponent: 1}},
+		Classify: map[string]ClassCost{"boost": {Binary: 0.5, Multi: 3, Growth: 1}}}
+	tree, boost := grid.MustPipeline("tree/mia", nil), grid.MustPipeline("boost/mia", nil)
+	for _, tc := range []struct {
+		p       grid.Pipeline
+		classes int
+		want    float64
+	}{
+		{boost, 0, 1},
+		{boost, 2, 0.5},
+		{boost, 3, 3},
+		{boost, 6, 6}, // 3·(6/3)¹
+		{tree, 2, 2},  // no factor: as regression
+		{tree, 10, 2},
+	} {
+		got := c.FitSeconds(tc.p, Shape{N: 1000, Classes: tc.classes})
+		if math.Abs(got-tc.want) > 1e-12 {
+			t.Errorf("%s with %d classes: %g s, want %g", tc.p.Name(), tc.classes, got, tc.want)
+		}
+	}
+	for fam, cc := range DefaultClassCosts() {
+		if !(cc.Binary > 0 && cc.Multi > 0 && cc.Growth >= 0) {
+			t.Errorf("%s: %+v", fam, cc)
 		}
 	}
 }

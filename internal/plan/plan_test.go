@@ -159,3 +159,38 @@ func TestHuman(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanClassificationTable: a class target's plan names its classes
+// with their rows, and its fits cost the families' classification
+// factors at the file's number of classes.
+func TestPlanClassificationTable(t *testing.T) {
+	src := `sweep "pima" {
+  seed        = 1
+  repetitions = 1
+  table {
+    file        = "` + filepath.Join("..", "..", "examples", "data", "pima.csv") + `"
+    target      = "diabetes"
+    categorical = ["diabetes"]
+  }
+  split { folds = 5 }
+  pipelines { names = ["boost/mia"] }
+}`
+	f := mustParse(t, src)
+	sum := Of(f, DefaultCostModel())
+	var b strings.Builder
+	if err := sum.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "classes:   2 (rows per class: neg 500, pos 268); folds stratified by class") {
+		t.Errorf("plan lacks the classes line:\n%s", b.String())
+	}
+	regression := DefaultCostModel()
+	regression.Classify = nil
+	_, _, cpuClass := sum.Totals()
+	_, _, cpuReg := Of(f, regression).Totals()
+	job := DefaultCostModel().Job.At(614)
+	want := DefaultClassCosts()["boost"].Binary
+	if got := (cpuClass - 5*job) / (cpuReg - 5*job); math.Abs(got-want) > 1e-9 {
+		t.Errorf("classification over regression CPU %g, want boost's binary factor %g", got, want)
+	}
+}

@@ -37,9 +37,14 @@ func scenarioShape(sc sim.Scenario, tp *Table) fitShape {
 		amputated = len(sc.Columns)
 	}
 	if tp != nil {
-		return tableShape(sc, tp, amputated)
+		sh := tableShape(sc, tp, amputated)
+		sh.Classes = tableClasses(sc, tp)
+		return sh
 	}
 	sh := fitShape{Shape: Shape{N: sc.NTrain, D: sc.D}, maskable: amputated}
+	if sim.IsClassification(sc.Task) {
+		sh.Classes = 2 // a simulated classification is binary
+	}
 	if sc.D > 0 {
 		sh.Missing = sc.Rate * float64(amputated) / float64(sc.D)
 	}
@@ -75,4 +80,22 @@ func tableShape(sc sim.Scenario, tp *Table, amputated int) fitShape {
 	}
 	sh.Missing = min(1, (na+sc.Rate*float64(amputated))/float64(tp.Features))
 	return sh
+}
+
+// UnknownClasses is the number of classes plan assumes for a multiclass
+// table sweep that arrived without its file.
+const UnknownClasses = 3
+
+// tableClasses is the number of classes of a table sweep's target: 0
+// for regression, the target's levels when plan read the file.
+func tableClasses(sc sim.Scenario, tp *Table) int {
+	switch {
+	case !sim.IsClassification(sc.Task):
+		return 0
+	case tp.File != nil && len(tp.File.Classes) >= 2:
+		return len(tp.File.Classes)
+	case sc.Task == sim.Binary:
+		return 2
+	}
+	return UnknownClasses
 }

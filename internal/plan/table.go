@@ -64,6 +64,13 @@ func writeTablePlan(b *strings.Builder, tp *Table) {
 		fmt.Fprintf(b, "; %d dropped because the target is NA", d)
 	}
 	fmt.Fprintf(b, "; about %d training rows per fit\n", tp.TrainRows)
+	if len(f.Classes) > 0 {
+		parts := make([]string, len(f.Classes))
+		for i, c := range f.Classes {
+			parts[i] = fmt.Sprintf("%s %d", c, f.ClassCounts[i])
+		}
+		fmt.Fprintf(b, "  classes:   %d (rows per class: %s); folds stratified by class\n", len(f.Classes), strings.Join(parts, ", "))
+	}
 	rows := [][]string{{"    column", "kind", "NA", "NA rate", "mean", "sd", "levels"}}
 	for _, c := range f.Columns {
 		kind, mean, sd, levels := "numeric", fmtNum(c.Mean), fmtNum(c.SD), ""

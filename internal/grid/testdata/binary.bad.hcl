@@ -1,6 +1,6 @@
 # Binary tasks: a toy setting has none, a binary task has no noise, scale
-# and threshold need task = "binary", one task per sweep, and a ridge
-# penalty has no logistic counterpart.
+# and threshold need task = "binary", one task per sweep, and neither a ridge
+# penalty nor an SVM's regression tube has a classification counterpart.
 # error: testdata/binary.bad.hcl:15:13: data.model: model "example1" has no binary task: the toy settings are the paper's regression examples (models with one: [quadratic linear friedman nonlinear nonlinear-high])
 # error: testdata/binary.bad.hcl:26:13: data.noise: noise = 0.5 with task "binary": the randomness of a binary target is its Bernoulli draw; noise must be 0
 # error: testdata/binary.bad.hcl:35:13: data.scale: scale and threshold are set, but the task is regression (set task = "binary")
