@@ -12,6 +12,25 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// The class fixtures' data (testdata/make_class_golden.R): one data set
+// per case for the probabilities, 30 for the scores.
+const (
+	classProbSeed    = 2000
+	classProbNTrain  = 500
+	classProbNTest   = 250
+	classScoreNTrain = 300
+	classScoreNTest  = 500
+)
+
+// classScoreSeeds are the data seeds of testdata/ranger_class_scores.csv.
+func classScoreSeeds() []uint64 {
+	s := make([]uint64, 30)
+	for i := range s {
+		s[i] = uint64(3000 + i)
+	}
+	return s
+}
+
 // classSet is a classification data set: covariates and class codes.
 type classSet struct {
 	x *mat.Dense
@@ -20,7 +39,7 @@ type classSet struct {
 
 // classCuts are the cut points of the latent score for k = 2 and 3
 // classes: the classes of the fixtures are about balanced.
-var classCuts = map[int][]float64{2: {6}, 3: {4.5, 8}}
+var classCuts = map[int][]float64{2: {4.5}, 3: {2.7, 6.9}}
 
 // classData draws the train and test sets of class fixture seed with k
 // classes (2 or 3): the quadratic scenario's complete rows (drawQuad),
