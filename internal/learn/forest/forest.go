@@ -76,17 +76,45 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 		return nil, err
 	}
 	n, d := X.Dims()
+	dt := newData(X, y)
+	trees, _, held, err := growForest(ctx, n, p, rng, func() treeFunc {
+		g := newGrower(dt, p)
+		return func(rows []int, r draw) ([]node, []float64) { return g.growTree(rows, r), nil }
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Model{trees: trees, held: held, d: d, mtry: p.mtry(d), strategy: p.Strategy,
+		threads: max(1, p.Threads)}, nil
+}
+
+// treeFunc grows one tree on the in-bag rows (repeats allowed) with the
+// candidate draws of r, returning its nodes and, in a probability
+// forest, its leaves' class fractions (nil in a regression forest), both
+// in the worker's scratch space: valid until the next call.
+type treeFunc func(rows []int, r draw) ([]node, []float64)
+
+// growForest grows p.NumTrees trees on n rows, on up to p.Threads
+// workers, each with its own tree function from newTree. It first draws
+// two 64-bit seeds per tree from rng, in tree order; tree t then takes
+// its bootstrap and its candidate draws from a PCG seeded with them
+// alone, so the forest does not depend on the number of workers. It
+// returns every tree's nodes and leaf fractions (nil when the tree
+// function gives none), kept in per-worker arena chunks, and the bytes
+// of those chunks; the error is the context's, wrapped.
+func growForest(ctx context.Context, n int, p Params, rng *rand.Rand, newTree func() treeFunc) ([][]node, [][]float64, int, error) {
 	seeds := make([][2]uint64, p.NumTrees)
 	for i := range seeds {
 		seeds[i] = [2]uint64{rng.Uint64(), rng.Uint64()}
 	}
-	dt := newData(X, y)
 	trees := make([][]node, p.NumTrees)
+	fracs := make([][]float64, p.NumTrees)
 	var held atomic.Int64
 	worker := func() func(i int) error {
-		g := newGrower(dt, p)
+		grow := newTree()
 		var rows []int // the worker's bootstrap buffer, reused tree after tree
 		var arena []node
+		var fArena []float64
 		left := p.NumTrees // an upper bound on the trees this worker still grows
 		r := draw{new(rand.PCG)}
 		return func(i int) error {
@@ -95,39 +123,49 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 			}
 			r.src.Seed(seeds[i][0], seeds[i][1]) // as rand.NewPCG(seeds[i][0], seeds[i][1])
 			rows = p.bootstrapInto(rows, n, r)
+			nodes, fr := grow(rows, r)
 			var grown int
-			trees[i], arena, grown = keepTree(arena, g.growTree(rows, r), left)
+			trees[i], arena, grown = keepTree(arena, nodes, left)
 			held.Add(int64(grown) * int64(unsafe.Sizeof(node{})))
+			if fr != nil {
+				fracs[i], fArena, grown = keepTree(fArena, fr, left)
+				held.Add(int64(grown) * 8)
+			}
 			left--
 			return nil
 		}
 	}
 	if err := parallel(p.NumTrees, p.Threads, worker); err != nil {
-		return nil, err
+		return nil, nil, 0, err
 	}
-	return &Model{trees: trees, held: int(held.Load()), d: d, mtry: p.mtry(d), strategy: p.Strategy,
-		threads: max(1, p.Threads)}, nil
+	if fracs[0] == nil {
+		fracs = nil
+	}
+	return trees, fracs, int(held.Load()), nil
 }
 
-// arenaNodes is the smallest arena chunk, in nodes (1 MiB), and
-// arenaTrees the number of trees like the last one a new chunk is sized
-// for: the slack a chunk can leave is then under one tree in arenaTrees.
+// arenaBytes is the smallest arena chunk (1 MiB), and arenaTrees the
+// number of trees like the last one a new chunk is sized for: the slack
+// a chunk can leave is then under one tree in arenaTrees.
 const (
-	arenaNodes = 1 << 16
+	arenaBytes = 1 << 20
 	arenaTrees = 8
 )
 
-// keepTree copies the nodes t of one tree into the worker's arena,
-// starting a new chunk when t does not fit, sized for arenaTrees trees
-// like t (at least arenaNodes nodes, at most what the left trees still
-// to grow, this one included, would need at t's size). It returns the
-// copy, the arena and the nodes of a new chunk (0 if none). The trees of
-// a worker thus share a few allocations instead of one each, and the
-// model keeps them where they are rather than copying them once more.
-func keepTree(arena, t []node, left int) (kept, rest []node, grown int) {
+// keepTree copies the elements t of one tree (its nodes, or its leaves'
+// class fractions) into the worker's arena, starting a new chunk when t
+// does not fit, sized for arenaTrees trees like t (at least arenaBytes,
+// at most what the left trees still to grow, this one included, would
+// need at t's size). It returns the copy, the arena and the elements of
+// a new chunk (0 if none). The trees of a worker thus share a few
+// allocations instead of one each, and the model keeps them where they
+// are rather than copying them once more.
+func keepTree[T node | float64](arena, t []T, left int) (kept, rest []T, grown int) {
 	if cap(arena)-len(arena) < len(t) {
-		size := max(len(t), min(max(arenaNodes, arenaTrees*len(t)), len(t)*max(left, 1)))
-		arena = make([]node, 0, size)
+		var z T
+		minLen := arenaBytes / int(unsafe.Sizeof(z))
+		size := max(len(t), min(max(minLen, arenaTrees*len(t)), len(t)*max(left, 1)))
+		arena = make([]T, 0, size)
 		grown = size
 	}
 	k := len(arena)

@@ -64,6 +64,19 @@ func newGrower(dt *data, p Params) *grower {
 // the candidate columns from rng, and returns its nodes, root first, in
 // the grower's scratch space: valid until the next call.
 func (g *grower) growTree(rows []int, rng draw) []node {
+	m := g.bag(rows, rng)
+	g.out = append(g.out[:0], node{})
+	n, s := g.nodeStats(0, m)
+	g.grow(0, 0, m, 0, n, s)
+	g.thresholds()
+	return g.out
+}
+
+// bag prepares the root of a tree on the in-bag rows (repeats allowed)
+// whose candidate columns come from rng: each row's multiplicity and
+// weighted target, and every column's in-bag rows in sorted order at the
+// root's depth. It returns the number of distinct in-bag rows.
+func (g *grower) bag(rows []int, rng draw) int {
 	g.rng = rng
 	clear(g.wc)
 	for _, r := range rows {
@@ -77,11 +90,7 @@ func (g *grower) growTree(rows []int, rng draw) []node {
 		m = inBagOrder(g.lists[0][j], g.sorted[j], g.wc)
 	}
 	g.idx = g.lists[0] // the root's depth
-	g.out = append(g.out[:0], node{})
-	n, s := g.nodeStats(0, m)
-	g.grow(0, 0, m, 0, n, s)
-	g.thresholds()
-	return g.out
+	return m
 }
 
 // pendingThr returns what a split node holds until thresholds runs: the
@@ -146,6 +155,27 @@ func (g *grower) grow(at int32, lo, hi, depth, n int, s float64) {
 	}
 	nl, naSeen := g.route(c, lo, hi)
 	sum, w := childSums(g.idx[0][lo:hi], g.side, g.wc)
+	k, leaf := g.place(at, c, lo, hi, depth, nl, naSeen, w)
+	if leaf[0] {
+		g.out[k] = node{v: sum[0] / float64(w[0]), feat: -1}
+	} else {
+		g.grow(k, lo, lo+nl, depth+1, w[0], sum[0])
+	}
+	if leaf[1] {
+		g.out[k+1] = node{v: sum[1] / float64(w[1]), feat: -1}
+	} else {
+		g.grow(k+1, lo+nl, hi, depth+1, w[1], sum[1])
+	}
+}
+
+// place makes node at (positions [lo, hi), at depth) the routed split c,
+// whose children hold w[0] and w[1] in-bag entries and nl and hi−lo−nl
+// positions: it fixes the NA side when the node had no NA (the child with
+// more entries, child 0 on a tie), appends the two children, and gathers
+// into the next depth's lists the positions of each child that is not a
+// leaf by size or depth. It returns the index of child 0 (child 1 follows
+// it) and which children are leaves by size or depth.
+func (g *grower) place(at int32, c split, lo, hi, depth, nl int, naSeen bool, w [2]int) (int32, [2]bool) {
 	if c.naSide == naAny { // no NA in the node: NA goes to the larger child
 		c.naSide = 0
 		if w[1] > w[0] {
@@ -155,27 +185,18 @@ func (g *grower) grow(at int32, lo, hi, depth, n int, s float64) {
 	k := int32(len(g.out))
 	g.out = append(g.out, node{}, node{})
 	g.out[at] = node{v: g.pendingThr(c, lo), feat: int32(c.feat), kids: uint32(k)<<1 | uint32(c.naSide)}
-	leaf0, leaf1 := g.leafBySize(w[0], depth+1), g.leafBySize(w[1], depth+1)
-	if !leaf0 || !leaf1 { // a child to grow: gather its positions
+	leaf := [2]bool{g.leafBySize(w[0], depth+1), g.leafBySize(w[1], depth+1)}
+	if !leaf[0] || !leaf[1] { // a child to grow: gather its positions
 		keep := uint8(2) // both children
 		switch {
-		case leaf0:
+		case leaf[0]:
 			keep = 1
-		case leaf1:
+		case leaf[1]:
 			keep = 0
 		}
 		g.partitionAll(c, naSeen, lo, hi, nl, keep, g.lists[(depth+1)&1])
 	}
-	if leaf0 {
-		g.out[k] = node{v: sum[0] / float64(w[0]), feat: -1}
-	} else {
-		g.grow(k, lo, lo+nl, depth+1, w[0], sum[0])
-	}
-	if leaf1 {
-		g.out[k+1] = node{v: sum[1] / float64(w[1]), feat: -1}
-	} else {
-		g.grow(k+1, lo+nl, hi, depth+1, w[1], sum[1])
-	}
+	return k, leaf
 }
 
 // leafBySize reports whether a node of n in-bag entries at depth is a

@@ -8,12 +8,16 @@ import (
 	"github.com/misslab/misslab/internal/learn/tree"
 )
 
-// Defaults of ranger 0.14.1 for regression (R/ranger.R, src/globals.h).
+// Defaults of ranger 0.14.1 (R/ranger.R, src/globals.h).
 const (
 	// DefaultNumTrees is ranger's num.trees.
 	DefaultNumTrees = 500
 	// DefaultMinNodeSize is ranger's min.node.size for regression.
 	DefaultMinNodeSize = 5
+	// DefaultMinNodeSizeProbability is ranger's min.node.size for a
+	// probability forest (DEFAULT_MIN_NODE_SIZE_PROBABILITY), which
+	// FitClass uses when Params.MinNodeSize is 0.
+	DefaultMinNodeSizeProbability = 10
 )
 
 // Params are a forest's hyper-parameters. Counts are numbers of in-bag
@@ -23,13 +27,17 @@ type Params struct {
 	// NumTrees is the number of trees (ranger num.trees), ≥ 1.
 	NumTrees int
 	// Mtry is the number of candidate columns drawn without replacement
-	// at each node (ranger mtry). 0 means ranger's regression default
-	// max(1, ⌊√p⌋), p being the number of columns of the X given to Fit.
-	// It must not exceed p.
+	// at each node (ranger mtry). 0 means ranger's default, the same for
+	// regression and probability forests: max(1, ⌊√p⌋), p being the
+	// number of columns of the X given to Fit or FitClass. It must not
+	// exceed p.
 	Mtry int
 	// MinNodeSize: a node holding MinNodeSize entries or fewer is a leaf
 	// (ranger 0.14 min.node.size; ranger checks "≤", so children of a
-	// split may be smaller, down to one entry). ≥ 0.
+	// split may be smaller, down to one entry). ≥ 0. FitClass reads 0 as
+	// ranger does, as the task's default: DefaultMinNodeSizeProbability
+	// (10). Fit reads it literally (a node of one entry is a leaf anyway,
+	// so 0 grows the same trees as 1) and RangerDefaults sets 5.
 	MinNodeSize int
 	// MaxDepth bounds the depth of split nodes (root = 0): a node at
 	// depth MaxDepth is a leaf. 0 means unlimited, as ranger's max.depth
@@ -56,6 +64,26 @@ type Params struct {
 func RangerDefaults() Params {
 	return Params{NumTrees: DefaultNumTrees, MinNodeSize: DefaultMinNodeSize,
 		Replace: true, SampleFraction: 1, Strategy: tree.NoMissing, Threads: 1}
+}
+
+// RangerClassDefaults returns ranger 0.14.1's defaults for a probability
+// forest (ranger(probability = TRUE)): RangerDefaults with MinNodeSize 0,
+// which FitClass reads as DefaultMinNodeSizeProbability (10). Mtry 0 is
+// max(1, ⌊√p⌋) as for regression (ranger's ForestProbability uses the same
+// rule); trees, bootstrap and depth are as for regression.
+func RangerClassDefaults() Params {
+	p := RangerDefaults()
+	p.MinNodeSize = 0
+	return p
+}
+
+// classMinNode resolves MinNodeSize for a probability forest: 0 is
+// ranger's default for the task.
+func (p Params) classMinNode() int {
+	if p.MinNodeSize == 0 {
+		return DefaultMinNodeSizeProbability
+	}
+	return p.MinNodeSize
 }
 
 // validate checks p against a training set with d columns.

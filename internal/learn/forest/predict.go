@@ -33,30 +33,47 @@ const (
 // when the forest was fitted with tree.NoMissing; a cancelled ctx returns
 // its error before any work.
 func (f *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if X == nil || X.IsEmpty() {
-		return nil, fmt.Errorf("forest: X is empty, the forest needs %d columns: %w", f.d, learnerr.ErrInput)
-	}
-	raw := X.RawMatrix()
-	if raw.Cols != f.d {
-		return nil, fmt.Errorf("forest: X has %d columns, the forest was fitted on %d: %w", raw.Cols, f.d, learnerr.ErrInput)
-	}
-	if err := checkValues(raw, f.strategy); err != nil {
+	raw, err := f.checkX(ctx, X)
+	if err != nil {
 		return nil, err
 	}
 	out := make([]float64, raw.Rows)
-	size := min(rowBlock, max(minBlock, (raw.Rows+f.threads-1)/f.threads))
-	blocks := (raw.Rows + size - 1) / size
-	_ = parallel(blocks, f.threads, func() func(int) error {
+	f.blocks(raw.Rows, func(lo, hi int) { f.predictBlock(raw, lo, hi, out) })
+	return out, nil
+}
+
+// checkX returns X's storage after checking that ctx is live and that X
+// has rows, the training set's number of columns, no ±Inf, and no NaN
+// unless the forest was fitted under MIA.
+func (f *Model) checkX(ctx context.Context, X *mat.Dense) (blas64.General, error) {
+	if err := ctx.Err(); err != nil {
+		return blas64.General{}, err
+	}
+	if X == nil || X.IsEmpty() {
+		return blas64.General{}, fmt.Errorf("forest: X is empty, the forest needs %d columns: %w", f.d, learnerr.ErrInput)
+	}
+	raw := X.RawMatrix()
+	if raw.Cols != f.d {
+		return blas64.General{}, fmt.Errorf("forest: X has %d columns, the forest was fitted on %d: %w", raw.Cols, f.d, learnerr.ErrInput)
+	}
+	if err := checkValues(raw, f.strategy); err != nil {
+		return blas64.General{}, err
+	}
+	return raw, nil
+}
+
+// blocks calls do on consecutive blocks [lo, hi) of the rows rows, on
+// up to f.threads goroutines.
+func (f *Model) blocks(rows int, do func(lo, hi int)) {
+	size := min(rowBlock, max(minBlock, (rows+f.threads-1)/f.threads))
+	n := (rows + size - 1) / size
+	_ = parallel(n, f.threads, func() func(int) error {
 		return func(b int) error {
 			lo := b * size
-			f.predictBlock(raw, lo, min(lo+size, raw.Rows), out)
+			do(lo, min(lo+size, rows))
 			return nil
 		}
 	})
-	return out, nil
 }
 
 // predictBlock writes the predictions of rows [lo, hi) into out, tree

@@ -13,6 +13,8 @@ type router struct {
 	na    bool        // the block may hold NaN (a MIA forest)
 	lists [2][]int32  // the rows of the nodes at even and odd depths
 	stack []frame
+	k     int       // classes of a probability forest (0: regression)
+	fracs []float64 // probability forest: the current tree's leaf class fractions
 }
 
 // frame is a node still to visit: its rows are lists[depth&1][lo:hi].
@@ -39,18 +41,60 @@ func newRouter(rows, d int, na bool) *router {
 // in order as a walk would.
 func (r *router) predict(trees [][]node, raw blas64.General, lo, hi int, acc []float64) {
 	m := hi - lo
-	for j, c := range r.cols {
-		c = c[:m]
-		for i := range c {
-			c[i] = raw.Data[(lo+i)*raw.Stride+j]
-		}
-	}
+	r.load(raw, lo, hi)
 	for _, t := range trees {
 		r.tree(t, m, acc)
 	}
 }
 
-// tree adds tree t's leaf value to acc[i] for each of the m rows.
+// predictClass adds, tree after tree, the class fractions fracs[t] of
+// the leaf that every row of raw's rows [lo, hi) reaches in trees[t] to
+// acc, row i's k classes at acc[i·k:(i+1)·k] (i counted from lo), so each
+// row sums its trees in order, as ranger's ForestProbability does.
+func (r *router) predictClass(trees [][]node, fracs [][]float64, k int, raw blas64.General, lo, hi int, acc []float64) {
+	r.k = k
+	m := hi - lo
+	r.load(raw, lo, hi)
+	for t, nodes := range trees {
+		r.fracs = fracs[t]
+		r.tree(nodes, m, acc)
+	}
+}
+
+// addFracs adds the class fractions of the leaf whose v is their offset
+// in r.fracs to the k classes of each of rows in acc.
+func (r *router) addFracs(v float64, rows []int32, acc []float64) {
+	k := r.k
+	f := r.fracs[int(v) : int(v)+k]
+	if k == 2 {
+		f0, f1 := f[0], f[1]
+		for _, i := range rows {
+			a := acc[int(i)*2 : int(i)*2+2]
+			a[0] += f0
+			a[1] += f1
+		}
+		return
+	}
+	for _, i := range rows {
+		a := acc[int(i)*k : int(i)*k+k]
+		for j, x := range f {
+			a[j] += x
+		}
+	}
+}
+
+// load copies raw's rows [lo, hi) into the router's columns.
+func (r *router) load(raw blas64.General, lo, hi int) {
+	for j, c := range r.cols {
+		c = c[:hi-lo]
+		for i := range c {
+			c[i] = raw.Data[(lo+i)*raw.Stride+j]
+		}
+	}
+}
+
+// tree adds tree t's leaf value to acc[i] for each of the m rows (in a
+// probability forest, the leaf's class fractions to row i's k entries).
 func (r *router) tree(t []node, m int, acc []float64) {
 	rows := r.lists[0][:m]
 	for i := range rows {
@@ -63,6 +107,10 @@ func (r *router) tree(t []node, m int, acc []float64) {
 		nd := &t[f.node]
 		src := r.lists[f.depth&1][f.lo:f.hi]
 		if nd.feat < 0 {
+			if r.k > 0 {
+				r.addFracs(nd.v, src, acc)
+				continue
+			}
 			for _, i := range src {
 				acc[i] += nd.v
 			}
@@ -86,6 +134,8 @@ func (r *router) tree(t []node, m int, acc []float64) {
 func (r *router) child(t []node, k uint32, rows []int32, f frame, acc []float64) {
 	switch {
 	case len(rows) == 0:
+	case t[k].feat < 0 && r.k > 0:
+		r.addFracs(t[k].v, rows, acc)
 	case t[k].feat < 0:
 		v := t[k].v
 		for _, i := range rows {
