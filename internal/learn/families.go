@@ -236,20 +236,36 @@ var forestFamily = func() Family {
 		Params: []Param{
 			{Key: "trees", Default: float64(def.NumTrees), Min: 1, Max: 1e6, Integer: true, Doc: "number of trees (ranger num.trees)"},
 			{Key: "mtry", Default: 0, Min: 0, Max: 1e6, Integer: true, Doc: "columns tried per node; 0 = max(1, ⌊√p⌋) of the columns after preprocessing"},
-			{Key: "min_node_size", Default: float64(def.MinNodeSize), Min: 0, Max: 1e9, Integer: true, Doc: "nodes with at most this many entries are leaves"},
+			{Key: "min_node_size", Default: 0, Min: 0, Max: 1e9, Integer: true,
+				Doc: "nodes with at most this many entries are leaves; 0 = ranger's default for the task: 5 for regression, 10 for a probability forest"},
 			{Key: "max_depth", Default: 0, Min: 0, Max: 1e3, Integer: true, Doc: "maximum depth (0 = unlimited)"},
 			{Key: "sample_fraction", Default: def.SampleFraction, Min: 1e-9, Max: 1, Doc: "fraction of rows drawn per tree"},
 			{Key: "replace", Default: 1, Min: 0, Max: 1, Integer: true, Doc: "1 = bootstrap with replacement, 0 = subsample"},
 		},
 		New: func(strategy string, s Settings, env Env) (Learner, error) {
-			p := forest.RangerDefaults()
-			p.NumTrees, p.Mtry, p.MinNodeSize = s.Int("trees"), s.Int("mtry"), s.Int("min_node_size")
-			p.MaxDepth, p.SampleFraction, p.Replace = s.Int("max_depth"), s["sample_fraction"], s["replace"] == 1
-			p.Threads, p.Strategy = env.Threads, tree.NoMissing
-			if strategy == MIA {
-				p.Strategy = tree.MIA
+			p := forestParams(strategy, s, env)
+			if p.MinNodeSize == 0 {
+				p.MinNodeSize = forest.DefaultMinNodeSize
 			}
 			return adaptFit(forest.Fit, p), nil
 		},
+		// ranger probability = TRUE: Gini splits, leaves holding the
+		// in-bag class shares, averaged over the trees (see
+		// forest.FitClass, which reads min_node_size 0 as ranger's 10).
+		NewClass: func(strategy string, s Settings, env Env) (Classifier, error) {
+			return adaptClass(forest.FitClass, forestParams(strategy, s, env)), nil
+		},
 	}
 }()
+
+// forestParams turns resolved forest settings into forest.Params.
+func forestParams(strategy string, s Settings, env Env) forest.Params {
+	p := forest.RangerDefaults()
+	p.NumTrees, p.Mtry, p.MinNodeSize = s.Int("trees"), s.Int("mtry"), s.Int("min_node_size")
+	p.MaxDepth, p.SampleFraction, p.Replace = s.Int("max_depth"), s["sample_fraction"], s["replace"] == 1
+	p.Threads, p.Strategy = env.Threads, tree.NoMissing
+	if strategy == MIA {
+		p.Strategy = tree.MIA
+	}
+	return p
+}
