@@ -90,9 +90,21 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 	if err != nil {
 		return nil, err
 	}
-	n := len(y)
+	g, err := growTree(ctx, cols, influence{y: y}, 0, p, rng)
+	if err != nil {
+		return nil, err
+	}
+	return g.t, nil
+}
+
+// growTree grows a tree on the columns cols and the response h with
+// controls p (already validated), counting the rows of each of nclass
+// classes per node when nclass > 0, and returns the grower holding the
+// tree and the counts. Under Random it then draws the prediction seed.
+func growTree(ctx context.Context, cols [][]float64, h influence, nclass int, p Params, rng *rand.Rand) (*grower, error) {
+	n := len(h.y)
 	t := &Model{d: len(cols), p: p}
-	g := &grower{ctx: ctx, p: p, t: t, cols: cols, y: y, rng: rng,
+	g := &grower{ctx: ctx, p: p, t: t, cols: cols, h: h, nclass: nclass, rng: rng,
 		rows: make([]int32, n), scratch: make([]int32, n), side: make([]int8, n),
 		z: make([]float64, n), cut: newCutter(cols)}
 	for i := range g.rows {
@@ -105,7 +117,7 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 	if p.Missing == Random {
 		t.seed = [2]uint64{rng.Uint64(), rng.Uint64()}
 	}
-	return t, nil
+	return g, nil
 }
 
 // checkTrain validates X and y and returns X's columns (copied).
