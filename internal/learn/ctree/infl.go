@@ -21,11 +21,25 @@ type influence struct {
 
 // test tests the independence of column x (feature j) and the response
 // over rows: quadTest for one column, classTest for k indicator columns.
+// A statistic that libcoin computes as exactly 0 is 0 here too (see
+// zeroIfNull).
 func (h influence) test(j int, x []float64, rows []int32) VarTest {
 	if h.k == 0 {
-		return quadTest(j, x, h.y, rows)
+		t := quadTest(j, x, h.y, rows)
+		zeroIfNull(&t, x, rows, 1, func(_ int, r int32) float64 { return h.y[r] })
+		return t
 	}
-	return classTest(j, x, h.y, h.k, rows)
+	t := classTest(j, x, h.y, h.k, rows)
+	zeroIfNull(&t, x, rows, h.k, func(c int, r int32) float64 { return indicator(h.y[r] == float64(c)) })
+	return t
+}
+
+// indicator is 1 if b, else 0.
+func indicator(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // best returns the best cutpoint of column j over rows with at least mb
