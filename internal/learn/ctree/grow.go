@@ -13,7 +13,8 @@ type grower struct {
 	t       *Model
 	cols    [][]float64 // column-major copy of X
 	h       influence   // the response
-	nclass  int         // classification: k, the classes counted per node; 0 otherwise
+	codes   []float64   // classification: the class codes; nil otherwise
+	nclass  int         // classification: k, the classes counted per node
 	counts  []float64   // classification: counts[id*nclass+q], class q's rows in node id
 	rng     *rand.Rand
 	rows    []int32   // node rows are rows[lo:hi], ascending within a node
@@ -41,7 +42,7 @@ func (g *grower) grow(lo, hi, depth int) (int32, error) {
 	for _, r := range rows {
 		sum += g.h.y[r]
 	}
-	if g.nclass > 0 {
+	if g.codes != nil {
 		g.countClasses(rows)
 	}
 	id := int32(len(g.t.nodes))
@@ -69,7 +70,7 @@ func (g *grower) countClasses(rows []int32) {
 	lo := len(g.counts)
 	g.counts = append(g.counts, make([]float64, g.nclass)...)
 	for _, r := range rows {
-		g.counts[lo+int(g.h.y[r])]++
+		g.counts[lo+int(g.codes[r])]++
 	}
 }
 

@@ -90,7 +90,7 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 	if err != nil {
 		return nil, err
 	}
-	g, err := growTree(ctx, cols, influence{y: y}, 0, p, rng)
+	g, err := growTree(ctx, cols, influence{y: y}, nil, 0, p, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -98,13 +98,14 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 }
 
 // growTree grows a tree on the columns cols and the response h with
-// controls p (already validated), counting the rows of each of nclass
-// classes per node when nclass > 0, and returns the grower holding the
-// tree and the counts. Under Random it then draws the prediction seed.
-func growTree(ctx context.Context, cols [][]float64, h influence, nclass int, p Params, rng *rand.Rand) (*grower, error) {
+// controls p (already validated), counting per node the rows of each of
+// nclass classes of codes when codes is not nil, and returns the grower
+// holding the tree and the counts. Under Random it then draws the
+// prediction seed.
+func growTree(ctx context.Context, cols [][]float64, h influence, codes []float64, nclass int, p Params, rng *rand.Rand) (*grower, error) {
 	n := len(h.y)
 	t := &Model{d: len(cols), p: p}
-	g := &grower{ctx: ctx, p: p, t: t, cols: cols, h: h, nclass: nclass, rng: rng,
+	g := &grower{ctx: ctx, p: p, t: t, cols: cols, h: h, codes: codes, nclass: nclass, rng: rng,
 		rows: make([]int32, n), scratch: make([]int32, n), side: make([]int8, n),
 		z: make([]float64, n), cut: newCutter(cols)}
 	for i := range g.rows {
