@@ -28,28 +28,11 @@ import (
 // is below √ε (x constant, or a single class among the rows).
 func classTest(j int, x, codes []float64, k int, rows []int32) VarTest {
 	t := VarTest{Feature: j, Criterion: math.Inf(-1)}
-	buf := make([]float64, 2*k)
-	cnt, sxq := buf[:k], buf[k:]
-	var w, sx float64
-	for _, r := range rows {
-		if v := x[r]; v == v {
-			w++
-			sx += v
-			cnt[int(codes[r])]++
-		}
-	}
+	cnt, sxq := make([]float64, k), make([]float64, k)
+	w, sxx := classMoments(x, codes, rows, cnt, sxq)
 	t.N = int(w)
 	if w < 2 {
 		return t
-	}
-	mx := sx / w
-	var sxx float64
-	for _, r := range rows {
-		if v := x[r]; v == v {
-			dx := v - mx
-			sxx += dx * dx
-			sxq[int(codes[r])] += dx
-		}
 	}
 	var stat, m float64
 	tested := false
@@ -68,6 +51,32 @@ func classTest(j int, x, codes []float64, k int, rows []int32) VarTest {
 	t.PValue, t.Criterion = chisq(t.Statistic, int(m)-1)
 	t.AdjPValue = t.PValue
 	return t
+}
+
+// classMoments returns the number W of rows observing x and
+// Sxx = Σ (x_i − x̄)², and fills cnt[q] with the class counts n_q and
+// sxq[q] with S_xq = Σ (x_i − x̄)·1{y_i = q}, over those rows (two passes).
+func classMoments(x, codes []float64, rows []int32, cnt, sxq []float64) (w, sxx float64) {
+	var sx float64
+	for _, r := range rows {
+		if v := x[r]; v == v {
+			w++
+			sx += v
+			cnt[int(codes[r])]++
+		}
+	}
+	if w < 2 {
+		return w, 0
+	}
+	mx := sx / w
+	for _, r := range rows {
+		if v := x[r]; v == v {
+			dx := v - mx
+			sxx += dx * dx
+			sxq[int(codes[r])] += dx
+		}
+	}
+	return w, sxx
 }
 
 // chisq returns P(χ²_df > c) and log P(χ²_df ≤ c), both accurate in the

@@ -17,9 +17,12 @@ type VarTest struct {
 	Tested bool
 	// Statistic is the standardised quadratic form
 	// c = (T − E[T])² / Var(T) = (N − 1)·r², r the Pearson correlation of
-	// Feature and y over the N rows. partykit reports max(c, ε).
+	// Feature and y over the N rows (for a classification tree with k ≥ 3
+	// classes, the k-column form of classTest). partykit reports
+	// max(c, ε).
 	Statistic float64
-	// PValue is the unadjusted asymptotic p-value P(χ²₁ > c).
+	// PValue is the unadjusted asymptotic p-value P(χ²₁ > c) (χ²_{m−1},
+	// m the classes present among the N rows, for k ≥ 3 classes).
 	PValue float64
 	// AdjPValue is 1 − (1 − PValue)^k under Bonferroni with k tested
 	// variables, PValue under Univariate: partykit's reported "p.value".
