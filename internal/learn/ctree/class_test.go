@@ -278,3 +278,71 @@ func TestFitClassBadInput(t *testing.T) {
 		t.Errorf("FitClass(cancelled): %v", err)
 	}
 }
+
+// TestFitClassTwoClassesPresent: with k = 3 but only codes 0 and 2 in y,
+// partykit's factor has two levels left and its influence function is
+// the single column 1{y = 2}: the tree is Fit's on that indicator, node
+// for node, and class 1 gets probability 0.
+func TestFitClassTwoClassesPresent(t *testing.T) {
+	X, y := classData(300, 3, 3, rng0()) // codes 0 and 1
+	y2, ind := slices.Clone(y), slices.Clone(y)
+	for i := range y2 {
+		y2[i] *= 2
+	}
+	p := PartykitDefaults()
+	p.Missing = Majority
+	m, err := FitClass(context.Background(), X, y2, 3, p, rng0())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := Fit(context.Background(), X, ind, p, rng0())
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, want := m.Nodes(), tr.Nodes()
+	if len(got) != len(want) || len(got) < 3 {
+		t.Fatalf("%d nodes, Fit on the indicator %d", len(got), len(want))
+	}
+	for i, w := range want {
+		g := got[i]
+		if g.Feature != w.Feature || g.Threshold != w.Threshold || g.N != w.N || g.Prob[1] != 0 ||
+			!relClose(g.Prob[2], w.Value, 1e-15) {
+			t.Errorf("node %d: %+v, Fit on the indicator %+v", i, g, w)
+		}
+	}
+}
+
+// TestFitClassRandom: under Missing = Random (partykit's default,
+// majority = FALSE) the fit draws from rng, predictions are reproducible
+// for the same X, and every row's probabilities are a leaf's class shares.
+func TestFitClassRandom(t *testing.T) {
+	X, y := classData(400, 3, 4, rng0())
+	p := PartykitDefaults()
+	m, err := FitClass(context.Background(), X, y, 4, p, rand.New(rand.NewPCG(9, 9)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.NumLeaves() < 2 || m.NumClasses() != 4 || m.Params() != p {
+		t.Fatalf("%d leaves, %d classes, params %+v", m.NumLeaves(), m.NumClasses(), m.Params())
+	}
+	P1, err := m.PredictProba(context.Background(), X)
+	if err != nil {
+		t.Fatal(err)
+	}
+	P2, _ := m.PredictProba(context.Background(), X)
+	if !mat.Equal(P1, P2) {
+		t.Error("PredictProba differs between two calls on the same X")
+	}
+	var leaves [][]float64
+	for _, nd := range m.Nodes() {
+		if nd.Leaf {
+			leaves = append(leaves, nd.Prob)
+		}
+	}
+	for i := range P1.RawMatrix().Rows {
+		row := P1.RawRowView(i)
+		if !slices.ContainsFunc(leaves, func(l []float64) bool { return slices.Equal(l, row) }) {
+			t.Fatalf("row %d: %v is no leaf's shares", i, row)
+		}
+	}
+}
