@@ -36,7 +36,8 @@ type ClassModel struct {
 //     two-sample quadratic statistic (see cutter.bestClass).
 //
 // As partykit drops classes that do not occur in y, it is the number of
-// classes present that counts (see classInfluence).
+// classes present that counts (see classInfluence); y of a single class
+// gives a single leaf, where partykit stops with an error.
 //
 // Node tests, Bonferroni adjustment, tie-breaks, MinCriterion, MinSplit,
 // MinBucket/MinProb, MaxDepth, SplitTry, surrogates (which depend on X
@@ -68,7 +69,7 @@ func FitClass(ctx context.Context, X *mat.Dense, y []float64, k int, p Params, r
 		return nil, err
 	}
 	if k < 2 || k > math.MaxInt32 {
-		return nil, fmt.Errorf("ctree: %d classes, a classifier needs at least 2: %w", k, learnerr.ErrInput)
+		return nil, fmt.Errorf("ctree: %d classes, a classifier needs 2 to %d: %w", k, math.MaxInt32, learnerr.ErrInput)
 	}
 	cols, err := checkTrain(X, y)
 	if err != nil {

@@ -71,8 +71,9 @@ type surrogate struct {
 //     simply never tested (partykit's inum() fails on it).
 //   - Statistics use centred sums instead of libcoin's raw moments (equal
 //     to rounding).
-//   - Only numeric covariates and response; no weights, mtry, maxvar,
-//     MIA, multiway, Monte-Carlo or "maximum" test statistics.
+//   - Only numeric covariates and response (FitClass: a factor
+//     response); no weights, mtry, maxvar, MIA, multiway, Monte-Carlo or
+//     "maximum" test statistics.
 //
 // rng is the only source of randomness (Random routing at fit time and
 // the seed of prediction-time draws); it must not be nil. Errors wrap
