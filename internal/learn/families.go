@@ -181,16 +181,29 @@ var ctreeFamily = func() Family {
 		},
 		Presets: map[string]Settings{"partykit_defaults": {"mincriterion": 0.95, "minbucket": 7, "minsplit": 20}},
 		New: func(strategy string, s Settings, _ Env) (Learner, error) {
-			p := ctree.PaperDefaults()
-			p.MinCriterion, p.MinBucket, p.MinSplit = s["mincriterion"], s.Int("minbucket"), s.Int("minsplit")
-			p.MaxDepth, p.MaxSurrogate = s.Int("maxdepth"), 0
-			if strategy == Surrogate {
-				p.MaxSurrogate = s.Int("maxsurrogate")
-			}
-			return adaptFit(ctree.Fit, p), nil
+			return adaptFit(ctree.Fit, ctreeParams(strategy, s)), nil
+		},
+		// partykit's ctree with a factor response: the class indicators
+		// as influence function, the leaf's class shares as
+		// probabilities (see ctree.FitClass).
+		NewClass: func(strategy string, s Settings, _ Env) (Classifier, error) {
+			return adaptClass(ctree.FitClass, ctreeParams(strategy, s)), nil
 		},
 	}
 }()
+
+// ctreeParams turns resolved ctree settings into ctree.Params: the
+// paper's controls with the settings applied, surrogates only under the
+// surrogate strategy.
+func ctreeParams(strategy string, s Settings) ctree.Params {
+	p := ctree.PaperDefaults()
+	p.MinCriterion, p.MinBucket, p.MinSplit = s["mincriterion"], s.Int("minbucket"), s.Int("minsplit")
+	p.MaxDepth, p.MaxSurrogate = s.Int("maxdepth"), 0
+	if strategy == Surrogate {
+		p.MaxSurrogate = s.Int("maxsurrogate")
+	}
+	return p
+}
 
 // svmFamily is epsilon-SVR with e1071's defaults; gamma 0 means 1/p.
 var svmFamily = func() Family {

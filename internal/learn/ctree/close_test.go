@@ -10,3 +10,6 @@ func relClose(a, b, rel float64) bool {
 	}
 	return math.Abs(a-b) <= rel*math.Max(math.Abs(a), math.Abs(b))
 }
+
+// nextUp is the float64 after v towards +Inf.
+func nextUp(v float64) float64 { return math.Nextafter(v, math.Inf(1)) }

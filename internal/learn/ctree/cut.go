@@ -28,6 +28,7 @@ type cutter struct {
 	mark  []uint32  // mark[r] == stamp: row r is in the current subset
 	stamp uint32
 	buf   []pair
+	cls   []float64 // bestClass's per-class scratch
 }
 
 func newCutter(cols [][]float64) *cutter {

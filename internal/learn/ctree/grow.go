@@ -12,7 +12,10 @@ type grower struct {
 	p       Params
 	t       *Model
 	cols    [][]float64 // column-major copy of X
-	y       []float64
+	h       influence   // the response
+	codes   []float64   // classification: the class codes; nil otherwise
+	nclass  int         // classification: k, the classes counted per node
+	counts  []float64   // classification: counts[id*nclass+q], class q's rows in node id
 	rng     *rand.Rand
 	rows    []int32   // node rows are rows[lo:hi], ascending within a node
 	scratch []int32   // partition and surrogate scratch
@@ -37,7 +40,10 @@ func (g *grower) grow(lo, hi, depth int) (int32, error) {
 	rows := g.rows[lo:hi]
 	var sum float64
 	for _, r := range rows {
-		sum += g.y[r]
+		sum += g.h.y[r]
+	}
+	if g.codes != nil {
+		g.countClasses(rows)
 	}
 	id := int32(len(g.t.nodes))
 	g.t.nodes = append(g.t.nodes, node{feature: -1, left: -1, right: -1,
@@ -59,6 +65,15 @@ func (g *grower) grow(lo, hi, depth int) (int32, error) {
 	return id, nil
 }
 
+// countClasses appends the class counts of a new node's rows.
+func (g *grower) countClasses(rows []int32) {
+	lo := len(g.counts)
+	g.counts = append(g.counts, make([]float64, g.nclass)...)
+	for _, r := range rows {
+		g.counts[lo+int(g.codes[r])]++
+	}
+}
+
 // findSplit tests every variable in the node, records the tests, and
 // returns the split of the first candidate variable admitting one.
 func (g *grower) findSplit(id int32, rows []int32, depth int) (split, bool) {
@@ -69,7 +84,7 @@ func (g *grower) findSplit(id int32, rows []int32, depth int) (split, bool) {
 	mb := max(float64(p.MinBucket), math.Ceil(float64(len(rows))*p.MinProb))
 	lo := len(g.t.tests)
 	for j, x := range g.cols {
-		g.t.tests = append(g.t.tests, quadTest(j, x, g.y, rows))
+		g.t.tests = append(g.t.tests, g.h.test(j, x, rows))
 	}
 	tests := g.t.tests[lo:]
 	g.t.nodes[id].testLo, g.t.nodes[id].testHi = int32(lo), int32(len(g.t.tests))
@@ -78,7 +93,7 @@ func (g *grower) findSplit(id int32, rows []int32, depth int) (split, bool) {
 	}
 	breakTies(tests)
 	for _, j := range candidates(tests, g.logMin, p.SplitTry) {
-		if thr, ok := g.cut.best(j, g.y, rows, mb); ok {
+		if thr, ok := g.h.best(g.cut, j, rows, mb); ok {
 			return split{feature: j, thr: thr}, true
 		}
 	}

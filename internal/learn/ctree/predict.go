@@ -22,6 +22,20 @@ import (
 // training proportion, drawn from a stream seeded at fit time and by the
 // row's index in X, so the same X always gets the same predictions.
 func (t *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
+	ids, err := t.leaves(ctx, X)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]float64, len(ids))
+	for i, id := range ids {
+		out[i] = t.nodes[id].value
+	}
+	return out, nil
+}
+
+// leaves returns the index of the leaf every row of X reaches, routed as
+// Predict documents, after Predict's checks.
+func (t *Model) leaves(ctx context.Context, X *mat.Dense) ([]int32, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -35,14 +49,14 @@ func (t *Model) Predict(ctx context.Context, X *mat.Dense) ([]float64, error) {
 	if err := checkInf(raw.Data, raw.Rows, raw.Cols, raw.Stride); err != nil {
 		return nil, err
 	}
-	out := make([]float64, raw.Rows)
+	out := make([]int32, raw.Rows)
 	var pcg rand.PCG
 	rng := rand.New(&pcg)
 	for i := range raw.Rows {
 		if t.p.Missing == Random {
 			pcg.Seed(t.seed[0], t.seed[1]^splitmix(uint64(i)))
 		}
-		out[i] = t.nodes[t.leaf(raw.Data[i*raw.Stride:i*raw.Stride+raw.Cols], rng)].value
+		out[i] = t.leaf(raw.Data[i*raw.Stride:i*raw.Stride+raw.Cols], rng)
 	}
 	return out, nil
 }

@@ -17,9 +17,12 @@ type VarTest struct {
 	Tested bool
 	// Statistic is the standardised quadratic form
 	// c = (T − E[T])² / Var(T) = (N − 1)·r², r the Pearson correlation of
-	// Feature and y over the N rows. partykit reports max(c, ε).
+	// Feature and y over the N rows (for a classification tree with k ≥ 3
+	// classes, the k-column form of classTest). partykit reports
+	// max(c, ε).
 	Statistic float64
-	// PValue is the unadjusted asymptotic p-value P(χ²₁ > c).
+	// PValue is the unadjusted asymptotic p-value P(χ²₁ > c) (χ²_{m−1},
+	// m the classes present among the N rows, for k ≥ 3 classes).
 	PValue float64
 	// AdjPValue is 1 − (1 − PValue)^k under Bonferroni with k tested
 	// variables, PValue under Univariate: partykit's reported "p.value".
@@ -80,4 +83,45 @@ func quadTest(j int, x, h []float64, rows []int32) VarTest {
 	t.PValue, t.Criterion = chisq1(t.Statistic)
 	t.AdjPValue = t.PValue
 	return t
+}
+
+// smallStat gates libcoinNull: a statistic below it may be rounding noise
+// around a deviation T − E that libcoin computes as exactly zero.
+const smallStat = 1e-12
+
+// zeroIfNull sets t's statistic to 0, its p-value to 1 and its criterion
+// to −Inf when t is tested with a statistic below smallStat and libcoin's
+// deviation T − E of x from each of the q influence columns h(c, ·) is
+// exactly zero (libcoinNull): there libcoin's statistic is 0 and partykit's criterion
+// log(1 − p) is −Inf, where the centred sums here leave a tiny positive
+// statistic. With integer covariates and an indicator response this
+// happens, and partykit then never selects the variable (a surrogate
+// search moves past it).
+func zeroIfNull(t *VarTest, x []float64, rows []int32, q int, h func(c int, r int32) float64) {
+	if !t.Tested || t.Statistic >= smallStat {
+		return
+	}
+	for c := range q {
+		if !libcoinNull(x, rows, c, h) {
+			return
+		}
+	}
+	t.Statistic, t.PValue, t.AdjPValue, t.Criterion = 0, 1, 1, math.Inf(-1)
+}
+
+// libcoinNull reports whether libcoin's linear statistic T = Σ x_i·h(c, i)
+// over the rows observing x equals its expectation E = Σx·(Σh / W)
+// exactly, with libcoin's operations in row order.
+func libcoinNull(x []float64, rows []int32, c int, h func(int, int32) float64) bool {
+	var w, sx, sh, lin float64
+	for _, r := range rows {
+		if v := x[r]; v == v {
+			hr := h(c, r)
+			w++
+			sx += v
+			sh += hr
+			lin += v * hr
+		}
+	}
+	return lin == sx*(sh/w)
 }

@@ -10,7 +10,8 @@ import (
 // does. On the rows of the node observing the primary variable (g.side
 // ≥ 0), each other variable is tested for association with the primary
 // split's indicator g.z (the quadratic test of quadTest; libcoin's
-// two-column indicator response gives the same statistic); variables are
+// two-column indicator response gives the same statistic, and is exactly
+// 0 where zeroIfNull says so); variables are
 // ranked by log(1 − p) without adjustment, and for each in turn the cut
 // maximising the two-sample statistic (no bucket constraint) is kept,
 // oriented so that "x ≤ u" goes where most of its rows went under the
@@ -27,6 +28,7 @@ func (g *grower) surrogates(primary int, rows []int32) {
 	for j, x := range g.cols {
 		if j != primary {
 			tests[j] = quadTest(j, x, g.z, obs)
+			zeroIfNull(&tests[j], x, obs, 2, func(c int, r int32) float64 { return indicator((g.z[r] == 1) == (c == 0)) })
 		}
 	}
 	crit := surrogateCriteria(tests, primary)

@@ -71,8 +71,9 @@ type surrogate struct {
 //     simply never tested (partykit's inum() fails on it).
 //   - Statistics use centred sums instead of libcoin's raw moments (equal
 //     to rounding).
-//   - Only numeric covariates and response; no weights, mtry, maxvar,
-//     MIA, multiway, Monte-Carlo or "maximum" test statistics.
+//   - Only numeric covariates and response (FitClass: a factor
+//     response); no weights, mtry, maxvar, MIA, multiway, Monte-Carlo or
+//     "maximum" test statistics.
 //
 // rng is the only source of randomness (Random routing at fit time and
 // the seed of prediction-time draws); it must not be nil. Errors wrap
@@ -90,9 +91,22 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 	if err != nil {
 		return nil, err
 	}
-	n := len(y)
+	g, err := growTree(ctx, cols, influence{y: y}, nil, 0, p, rng)
+	if err != nil {
+		return nil, err
+	}
+	return g.t, nil
+}
+
+// growTree grows a tree on the columns cols and the response h with
+// controls p (already validated), counting per node the rows of each of
+// nclass classes of codes when codes is not nil, and returns the grower
+// holding the tree and the counts. Under Random it then draws the
+// prediction seed.
+func growTree(ctx context.Context, cols [][]float64, h influence, codes []float64, nclass int, p Params, rng *rand.Rand) (*grower, error) {
+	n := len(h.y)
 	t := &Model{d: len(cols), p: p}
-	g := &grower{ctx: ctx, p: p, t: t, cols: cols, y: y, rng: rng,
+	g := &grower{ctx: ctx, p: p, t: t, cols: cols, h: h, codes: codes, nclass: nclass, rng: rng,
 		rows: make([]int32, n), scratch: make([]int32, n), side: make([]int8, n),
 		z: make([]float64, n), cut: newCutter(cols)}
 	for i := range g.rows {
@@ -105,7 +119,7 @@ func Fit(ctx context.Context, X *mat.Dense, y []float64, p Params, rng *rand.Ran
 	if p.Missing == Random {
 		t.seed = [2]uint64{rng.Uint64(), rng.Uint64()}
 	}
-	return t, nil
+	return g, nil
 }
 
 // checkTrain validates X and y and returns X's columns (copied).
