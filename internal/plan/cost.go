@@ -258,7 +258,9 @@ func (c CostModel) cores() int { return max(c.Cores, 1) }
 // from learn's BenchmarkClassCost (each family's mean-imputed pipeline
 // at n_train = n_test = 1000, d = 10, 10% MCAR, k = 2, 3, 5 and 10
 // equal-mass classes, against the same fits as a regression): tree 1.06
-// at k = 2, 1.17 at 3, 2.0 at 10 (Gini over k classes); boosting 0.87,
+// at k = 2, 1.17 at 3, 2.0 at 10 (Gini over k classes); ctree 1.03,
+// 1.2, 1.3; the probability forest 0.56, 0.72, 0.91 (ranger's
+// min.node.size 10 for probabilities against 5: smaller trees); boosting 0.87,
 // 2.9, 7.2 (k trees a round from k = 3); the SVM 1.65 (Platt's five
 // cross-validated fits, on a dual easier than eps-regression's), 1.0,
 // 2.5; knn3 about 1.05 whatever k; logistic regression 3.1 for glm's
@@ -267,6 +269,8 @@ func (c CostModel) cores() int { return max(c.Cores, 1) }
 func DefaultClassCosts() map[string]ClassCost {
 	return map[string]ClassCost{
 		learn.Tree:   {Binary: 1.06, Multi: 1.17, Growth: 0.45},
+		learn.CTree:  {Binary: 1.03, Multi: 1.2, Growth: 0.12},
+		learn.Forest: {Binary: 0.56, Multi: 0.72, Growth: 0.22},
 		learn.Boost:  {Binary: 0.87, Multi: 2.9, Growth: 0.76},
 		learn.SVM:    {Binary: 1.65, Multi: 1.02, Growth: 0.74},
 		learn.KNN:    {Binary: 1.05, Multi: 1.09},
