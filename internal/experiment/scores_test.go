@@ -37,9 +37,15 @@ var updateScores = flag.Bool("update-scores", false,
 // release) passes if its hash is the version's on another platform, and
 // fails otherwise until its hash is recorded.
 func TestScoreFingerprint(t *testing.T) {
-	got := scoreHash(t)
+	checkFingerprint(t, scoreFile, scoreHash(t))
+}
+
+// checkFingerprint checks got against the hash file records for the
+// current score version on this platform (see TestScoreFingerprint).
+func checkFingerprint(t *testing.T, file, got string) {
+	t.Helper()
 	version, platform := "scores/"+strconv.Itoa(fpclass.ScoreVersion), fpclass.Platform()
-	recorded, err := readScoreFile(scoreFile)
+	recorded, err := readScoreFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,12 +55,12 @@ func TestScoreFingerprint(t *testing.T) {
 	case !ok && !*updateScores && sameVersionHash(recorded, version, got):
 		t.Logf("%s on %s is not recorded, but its hash is that of %s on another platform", version, platform, version)
 	case ok:
-		t.Fatalf("scores changed under %s on %s (hash %s, recorded %s): bump fpclass.ScoreVersion, "+
-			"then record the new hash with go test ./internal/experiment -run TestScoreFingerprint -update-scores",
-			version, platform, got, want)
+		t.Fatalf("scores changed under %s on %s (hash %s, recorded %s in %s): bump fpclass.ScoreVersion, "+
+			"then record the new hashes with go test ./internal/experiment -run Fingerprint -update-scores",
+			version, platform, got, want, file)
 	case *updateScores:
 		line := fmt.Sprintf("%s %s %s\n", version, platform, got)
-		f, err := os.OpenFile(scoreFile, os.O_APPEND|os.O_WRONLY, 0)
+		f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,11 +70,11 @@ func TestScoreFingerprint(t *testing.T) {
 		if err := f.Close(); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("recorded %s", strings.TrimSpace(line))
+		t.Logf("recorded %s in %s", strings.TrimSpace(line), file)
 	default:
 		t.Fatalf("no score fingerprint for %s on %s in %s (this build's hash is %s): "+
-			"record it with go test ./internal/experiment -run TestScoreFingerprint -update-scores",
-			version, platform, scoreFile, got)
+			"record it with go test ./internal/experiment -run Fingerprint -update-scores",
+			version, platform, file, got)
 	}
 }
 
