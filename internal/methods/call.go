@@ -16,10 +16,13 @@ import (
 
 // request is one line sent to a method (protocol v1).
 type request struct {
-	Protocol int                `json:"protocol"`
-	ID       int64              `json:"id"`
-	Op       string             `json:"op"`
-	Method   string             `json:"method"`
+	Protocol int    `json:"protocol"`
+	ID       int64  `json:"id"`
+	Op       string `json:"op"`
+	Method   string `json:"method"`
+	// Classes is k of a classification request (op "fit_predict_proba");
+	// absent from every other request, which are as they always were.
+	Classes  int                `json:"classes,omitempty"`
 	Seed     int64              `json:"seed"`
 	Threads  int                `json:"threads"`
 	Settings map[string]float64 `json:"settings"`
