@@ -96,12 +96,17 @@ func TestClassFailures(t *testing.T) {
 // refused before any process starts, and so is a call with bad classes.
 func TestClassRefusals(t *testing.T) {
 	f := newFixture(t, 1, fake{name: "reg", behaviour: "mean", kind: "learner"},
-		fake{name: "cls", behaviour: "mean", kind: "learner", tasks: both})
+		fake{name: "cls", behaviour: "mean", kind: "learner", tasks: both},
+		fake{name: "only", behaviour: "mean", kind: "learner", tasks: `["classification"]`})
 	X, y, Xt := classData(2)
 	run := f.r.ForSweep("s")
 	_, _, err := run.FitPredictProba(t.Context(), f.call("reg"), X, y, 2, Xt)
 	if !errors.Is(err, ErrUnknownMethod) || !strings.Contains(err.Error(), "reg: does not declare classification") {
 		t.Errorf("undeclared: err = %v, want ErrUnknownMethod naming reg", err)
+	}
+	_, _, err = run.FitPredict(t.Context(), f.call("only"), X, y, Xt)
+	if !errors.Is(err, ErrUnknownMethod) || !strings.Contains(err.Error(), "only: does classification only") {
+		t.Errorf("a regression request to a classifier: err = %v, want ErrUnknownMethod naming only", err)
 	}
 	bad := append([]float64(nil), y...)
 	bad[4] = 1.5
