@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -135,6 +137,46 @@ func TestClassifierMissingClass(t *testing.T) {
 		checkProba(t, P, tc.y, 3)
 		if !tc.want(P) {
 			t.Errorf("probabilities %v…", P.RawRowView(0))
+		}
+	}
+}
+
+// TestDocClassifier runs the classifier of docs/METHODS.md's
+// Classification section as a user would: its Python script and its
+// methods file, copied from the page.
+func TestDocClassifier(t *testing.T) {
+	py := python(t)
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "METHODS.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	script := fenced(t, string(doc), "<!-- example-classifier: my_prior.py")
+	if err := os.WriteFile(filepath.Join(dir, "my_prior.py"), []byte(script), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{"misslab_method.py", "misslab_classify.py"} {
+		copyFile(t, h, filepath.Join(dir, h))
+	}
+	cat := loadMethods(t, dir, interpreters(fenced(t, string(doc), "<!-- example-classifier-methods-file"), py, ""))
+	if m, _ := cat.Lookup("prior"); !m.Classifies() || m.Regresses() {
+		t.Fatalf("the documented methods file: %+v, want a classifier only", m)
+	}
+	X, y := classData(rand.New(rand.NewPCG(1, 2)), 90, 2, 3, 0.1)
+	P, _, err := runner(t, cat).FitPredictProba(ctx(t), call(t, cat, "prior", 3, learn.Settings{"alpha": 0}), X, y, 3, X)
+	if err != nil {
+		t.Fatalf("the documented classifier fails: %v", err)
+	}
+	checkProba(t, P, y, 3)
+	for j := range 3 {
+		n := 0
+		for _, v := range y {
+			if int(v) == j {
+				n++
+			}
+		}
+		if got, want := P.At(0, j), float64(n)/90; math.Abs(got-want) > 1e-15 {
+			t.Errorf("class %d: probability %v, want its training frequency %v", j, got, want)
 		}
 	}
 }
