@@ -1,6 +1,7 @@
 package grid
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -82,5 +83,34 @@ func TestBindChecksTheTask(t *testing.T) {
 				t.Error("a refused Bind changed the sweep")
 			}
 		})
+	}
+}
+
+// TestPipelineJSONTasks: a pipeline's JSON form carries a classifying
+// method's tasks and reads back the same; a method that only regresses
+// is written exactly as before tasks existed (no Tasks key).
+func TestPipelineJSONTasks(t *testing.T) {
+	reg := methodid.Method{Name: "hgb", Kind: methodid.Learner, AcceptsMissing: true, ID: strings.Repeat("a", 64)}
+	cls := methodid.Method{Name: "logit", Kind: methodid.Learner, Tasks: methodid.TasksClassification, ID: strings.Repeat("b", 64)}
+	for _, tc := range []struct {
+		name string
+		m    methodid.Method
+		want string
+	}{
+		{"hgb/native", reg, `{"Name":"hgb/native","Settings":null,"Methods":[{"Name":"hgb","Kind":"learner","AcceptsMissing":true,"ID":"` + reg.ID + `"}]}`},
+		{"logit/mean", cls, `{"Name":"logit/mean","Settings":null,"Methods":[{"Name":"logit","Kind":"learner","AcceptsMissing":false,"Tasks":"classification","ID":"` + cls.ID + `"}]}`},
+	} {
+		p, err := NewPipelineWith(tc.name, nil, []methodid.Method{tc.m})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(p)
+		if err != nil || string(b) != tc.want {
+			t.Errorf("%s: %s (%v), want %s", tc.name, b, err, tc.want)
+		}
+		var back Pipeline
+		if err := json.Unmarshal(b, &back); err != nil || back.Methods()[0] != tc.m {
+			t.Errorf("%s: read back %+v (%v), want %+v", tc.name, back.Methods(), err, tc.m)
+		}
 	}
 }
