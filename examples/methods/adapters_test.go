@@ -20,8 +20,8 @@ import (
 )
 
 // TestShippedMethodsFile loads the committed methods.hcl as a worker
-// would (no interpreter needed): four methods of the right kinds, each
-// identity covering the script and its helper library.
+// would (no interpreter needed): six methods of the right kinds and
+// tasks, each identity covering the script and its helper libraries.
 func TestShippedMethodsFile(t *testing.T) {
 	cat, err := methods.Load("methods.hcl")
 	if err != nil {
@@ -32,11 +32,14 @@ func TestShippedMethodsFile(t *testing.T) {
 		kind    methodid.Kind
 		missing bool
 		files   []string
+		tasks   methodid.Tasks
 	}{
-		{"hgb", methodid.Learner, true, []string{"sklearn_hgb.py", "misslab_method.py"}},
-		{"iterative", methodid.Imputer, false, []string{"sklearn_iterative.py", "misslab_method.py"}},
-		{"knn_impute", methodid.Imputer, false, []string{"sklearn_knn.py", "misslab_method.py"}},
-		{"rpart", methodid.Learner, true, []string{"rpart_surrogate.R", "misslab_method.R"}},
+		{"hgb", methodid.Learner, true, []string{"sklearn_hgb.py", "misslab_method.py"}, methodid.TasksRegression},
+		{"iterative", methodid.Imputer, false, []string{"sklearn_iterative.py", "misslab_method.py"}, methodid.TasksRegression},
+		{"knn_impute", methodid.Imputer, false, []string{"sklearn_knn.py", "misslab_method.py"}, methodid.TasksRegression},
+		{"rpart", methodid.Learner, true, []string{"rpart_surrogate.R", "misslab_method.R"}, methodid.TasksRegression},
+		{"logit", methodid.Learner, true, []string{"sklearn_logit.py", "misslab_method.py", "misslab_classify.py"}, methodid.TasksClassification},
+		{"ridge_r", methodid.Learner, true, []string{"ridge_r.R", "misslab_method.R", "misslab_classify.R"}, methodid.TasksBoth},
 	}
 	if got := len(cat.Methods()); got != len(want) {
 		t.Errorf("%d methods, want %d", got, len(want))
@@ -48,8 +51,8 @@ func TestShippedMethodsFile(t *testing.T) {
 		switch {
 		case !ok:
 			t.Errorf("%s: missing", w.name)
-		case m.Kind != w.kind || m.AcceptsMissing != w.missing:
-			t.Errorf("%s: kind %s accepts_missing %v, want %s %v", w.name, m.Kind, m.AcceptsMissing, w.kind, w.missing)
+		case m.Kind != w.kind || m.AcceptsMissing != w.missing || m.Tasks != w.tasks:
+			t.Errorf("%s: kind %s accepts_missing %v tasks %q, want %s %v %q", w.name, m.Kind, m.AcceptsMissing, m.Tasks, w.kind, w.missing, w.tasks)
 		case !hex.MatchString(m.ID):
 			t.Errorf("%s: identity %q is not 64 hex digits", w.name, m.ID)
 		case !slices.Equal(cfg.Files, w.files):

@@ -9,10 +9,11 @@
 # when another python3 comes first on PATH), and Rscript must have rpart
 # (r-cran-rpart). scripts/install-methods-deps.sh installs both on Debian.
 #
-# A method's identity hashes its name, kind, version, accepts_missing and
-# the bytes of its files: the script AND the helper library it imports, so
-# editing either gives new results; the command and env are not part of
-# it. Put the interpreter's or library's version in `version`.
+# A method's identity hashes its name, kind, version, accepts_missing, its
+# tasks when it declares classification, and the bytes of its files: the
+# script AND the helper libraries it imports, so editing either gives new
+# results; the command and env are not part of it. Put the interpreter's
+# or library's version in `version`.
 
 method "hgb" {
   kind            = "learner"
@@ -46,5 +47,29 @@ method "rpart" {
   files           = ["rpart_surrogate.R", "misslab_method.R"]
   version         = "rpart-4.1"
   accepts_missing = true # surrogate splits: "rpart/native"
+  timeout         = "10m"
+}
+
+# Classifiers: a learner declares the tasks it does (default: regression
+# only). "logit" only classifies; "ridge_r" regresses and classifies, in
+# one process. Each lists misslab_classify (the helper's companion for
+# classification) beside misslab_method.
+method "logit" {
+  kind            = "learner"
+  command         = ["python3", "sklearn_logit.py"]
+  files           = ["sklearn_logit.py", "misslab_method.py", "misslab_classify.py"]
+  version         = "sklearn-1.2"
+  accepts_missing = true # mean imputation and the mask, inside the method
+  tasks           = ["classification"]
+  timeout         = "10m"
+}
+
+method "ridge_r" {
+  kind            = "learner"
+  command         = ["Rscript", "ridge_r.R"]
+  files           = ["ridge_r.R", "misslab_method.R", "misslab_classify.R"]
+  version         = "r-4"
+  accepts_missing = true # mean imputation and the mask, inside the method
+  tasks           = ["regression", "classification"]
   timeout         = "10m"
 }

@@ -28,13 +28,21 @@ func (s *Sweep) Methods() []methodid.Method {
 }
 
 // Bind binds the external methods of every pipeline (see Pipeline.Bind)
-// in place. On an error s is unchanged; the error names the pipeline.
+// in place, then checks that each bound learner declares the sweep's
+// task (its methods file's tasks; an error wrapping ErrInvalid and
+// learn.ErrNotImplemented that names the method and how to declare it).
+// On an error s is unchanged; the error names the pipeline.
 func (s *Sweep) Bind(bind func(name string, kind methodid.Kind) (methodid.Method, error)) error {
 	out := make([]Pipeline, len(s.Pipelines))
 	for i, p := range s.Pipelines {
 		q, err := p.Bind(bind)
 		if err != nil {
 			return fmt.Errorf("pipelines[%d] %s: %w", i, p.Name(), err)
+		}
+		if len(s.Scenarios) > 0 {
+			if err := pipelineTask(q, s.Scenarios[0].Task); err != nil {
+				return invalidField(fmt.Sprintf("pipelines[%d]", i), "%w", err)
+			}
 		}
 		out[i] = q
 	}

@@ -1,6 +1,7 @@
 package grid
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -71,7 +72,8 @@ func (ax *axes) resolveThreshold(s *sim.Scenario) {
 
 // tasksFit reports, at sweep b's pipelines blocks, every pipeline that
 // cannot run the sweep's task (see learn.Classifies): a classification
-// needs learners with a classification mode.
+// needs learners with a classification mode. The grid's external methods
+// are not bound yet; Sweep.Bind checks them against their methods files.
 func (p *parser) tasksFit(b *hclsyntax.Block, scen []sim.Scenario, pipes []Pipeline) bool {
 	if len(scen) == 0 || !sim.IsClassification(scen[0].Task) {
 		return true
@@ -90,13 +92,20 @@ func (p *parser) tasksFit(b *hclsyntax.Block, scen []sim.Scenario, pipes []Pipel
 	return ok
 }
 
-// pipelineTask returns why pipeline pl cannot run task, or nil.
+// pipelineTask returns why pipeline pl cannot run task, or nil: a
+// classification needs a learner with a classification mode (built in,
+// or an external method that declares it; learn.Classifies), a
+// regression an external learner that does not declare classification
+// alone (learn.Regresses).
 func pipelineTask(pl Pipeline, task string) error {
-	if !sim.IsClassification(task) {
-		return nil
+	var err error
+	if sim.IsClassification(task) {
+		err = learn.Classifies(pl.spec, pl.resolved)
+	} else {
+		err = learn.Regresses(pl.spec)
 	}
-	if err := learn.Classifies(pl.spec, pl.resolved); err != nil {
-		return fmt.Errorf("%s cannot run task %q: %w", pl.Name(), task, err)
+	if err != nil {
+		return fmt.Errorf("%s cannot run task %q: %w", pl.Name(), cmp.Or(task, sim.Regression), err)
 	}
 	return nil
 }

@@ -33,18 +33,18 @@ type ClassFactory func(strategy string, s Settings, env Env) (Classifier, error)
 
 // Classifies reports whether a pipeline with resolved settings rs (nil:
 // the family's defaults) can run a classification task: its learner
-// family registers a classifier (an external learner method cannot,
-// yet) and accepts the settings for classification. The error wraps
-// ErrNotImplemented or ErrBadSetting and says why.
+// family registers a classifier and accepts the settings for
+// classification, or its learner is an external method that declares
+// classification (methodid.Method.Classifies; an unbound one passes, and
+// is checked again once bound). An external imputer never sees the
+// target, so it serves classification as it does regression. The error
+// wraps ErrNotImplemented or ErrBadSetting and says why.
 func Classifies(spec Spec, rs Settings) error {
 	switch {
 	case spec.Learner == Bayes:
 		return nil // the runner evaluates the oracle from the true law
 	case spec.LearnerMethod.External():
-		return fmt.Errorf("%w: %s: an external method cannot learn a classification task yet (its protocol carries "+
-			"regression targets only)", ErrNotImplemented, spec.Name())
-	case spec.ImputerMethod.External():
-		return fmt.Errorf("%w: %s: an external imputer cannot run on a classification task yet", ErrNotImplemented, spec.Name())
+		return methodClassifies(spec)
 	}
 	fam, err := family(spec.Learner)
 	if err != nil {
@@ -74,7 +74,11 @@ func newClassifier(spec Spec, rs Settings, env Env) (Classifier, error) {
 	if env.Threads <= 0 {
 		env.Threads = 1
 	}
-	c, err := fam.NewClass(spec.Strategy, own, env)
+	strategy := spec.Strategy
+	if spec.ImputerMethod.External() {
+		strategy = Mean // any imputer: the classifier gets complete data (as newLearner)
+	}
+	c, err := fam.NewClass(strategy, own, env)
 	if err != nil {
 		return nil, fmt.Errorf("learn: building %s: %w", spec.Name(), err)
 	}

@@ -133,8 +133,7 @@ func TestClassifiesRefuses(t *testing.T) {
 		wantErr error
 	}{
 		{name: "ridge", spec: parsed("linear/mean"), s: Settings{"lambda": 2}, wantErr: ErrBadSetting},
-		{name: "external-learner", spec: parsedWith("hgb/native"), wantErr: ErrNotImplemented},
-		{name: "external-imputer", spec: parsedWith("tree/iterative"), wantErr: ErrNotImplemented},
+		{name: "external-learner", spec: parsedWith("hgb/native"), wantErr: ErrNotImplemented}, // no classification declared
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := NewFromSpec(tc.spec(t), tc.s, Env{Classes: 2, Methods: &fakeRunner{}})

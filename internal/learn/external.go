@@ -114,12 +114,15 @@ func sameShape(in, out *mat.Dense) error {
 	return nil
 }
 
-// DeferredFitSeconds returns the fitting time an external learner
-// reported (0 for other learners). Such a learner runs when the model
-// predicts, so this time elapsed during Predict; the experiment runner
-// moves it into the fit time.
+// DeferredFitSeconds returns the fitting time an external learner or
+// classifier reported (0 for other learners). Such a learner runs when
+// the model predicts, so this time elapsed during Predict (or
+// PredictProba); the experiment runner moves it into the fit time.
 func (f *Fitted) DeferredFitSeconds() float64 {
 	if m, ok := f.model.(*extModel); ok {
+		return m.timing.FitSeconds
+	}
+	if m, ok := f.cmodel.(*extClassModel); ok {
 		return m.timing.FitSeconds
 	}
 	return 0

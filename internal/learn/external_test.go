@@ -15,14 +15,18 @@ import (
 )
 
 // fakeRunner is a MethodRunner in process: its learner predicts the
-// training mean, its imputer fills NA with fill; it records every call.
+// training mean (or, classifying, the training classes' frequencies),
+// its imputer fills NA with fill; it records every call.
 type fakeRunner struct {
 	mu       sync.Mutex
 	fill     float64
 	calls    []MethodCall
-	sawNaN   []bool // per FitPredict: X had a NaN
-	widths   []int  // per FitPredict: columns of X
+	sawNaN   []bool // per FitPredict(Proba): X had a NaN
+	widths   []int  // per FitPredict(Proba): columns of X
+	classes  []int  // per FitPredictProba: k
 	badShape bool   // the imputer returns one column too few
+	// spoil, when set, changes the probabilities FitPredictProba returns.
+	spoil func(P *mat.Dense) *mat.Dense
 }
 
 func (f *fakeRunner) record(call MethodCall, X *mat.Dense) {

@@ -58,6 +58,12 @@ type MethodRunner interface {
 	// pipeline's strategy is NativeNA) and the n targets y, and returns
 	// one finite prediction per row of Xtest (m × d).
 	FitPredict(ctx context.Context, call MethodCall, X *mat.Dense, y []float64, Xtest *mat.Dense) ([]float64, MethodTiming, error)
+	// FitPredictProba fits the learner, which declares classification
+	// (call.Method.Classifies), on X (as FitPredict) and the n class
+	// codes y (0..k−1, stored as float64), k ≥ 2, and returns the m × k
+	// class probabilities of the rows of Xtest: each in [0, 1], each row
+	// summing to 1 within ProbaSumTol.
+	FitPredictProba(ctx context.Context, call MethodCall, X *mat.Dense, y []float64, k int, Xtest *mat.Dense) (*mat.Dense, MethodTiming, error)
 	// Impute fits the imputer on X (n × d, NaN for NA) alone and returns
 	// X and Xtest with every NA filled (finite everywhere, observed
 	// entries unchanged).

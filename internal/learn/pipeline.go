@@ -70,9 +70,12 @@ func NewFromSpec(spec Spec, s Settings, env Env) (*Pipeline, error) {
 		return nil, err
 	}
 	if env.Classes > 0 {
-		if err := Classifies(spec, rs); err != nil {
-			return nil, err
-		}
+		err = Classifies(spec, rs)
+	} else {
+		err = Regresses(spec)
+	}
+	if err != nil {
+		return nil, err
 	}
 	p := &Pipeline{spec: spec, settings: rs, imputer: newImputer(spec.Strategy, rs)}
 	if m := spec.ImputerMethod; m.External() {
@@ -84,6 +87,10 @@ func NewFromSpec(spec Spec, s Settings, env Env) (*Pipeline, error) {
 		run, call, err := methodCall(spec, m, s, env)
 		if err != nil {
 			return nil, err
+		}
+		if env.Classes > 0 {
+			p.classes, p.classify = env.Classes, extClassifier{run: run, call: call}
+			return p, nil
 		}
 		p.learner = extLearner{run: run, call: call}
 		return p, nil

@@ -205,12 +205,21 @@ func parseExternalImputer(name string, lookup MethodLookup) (Spec, error) {
 }
 
 // CheckMethods reports a bound external learner run natively
-// (NativeNA) although its methods file says accepts_missing = false.
+// (NativeNA) although its methods file says accepts_missing = false, and
+// a method whose tasks are not a canonical methodid.Tasks (or are set on
+// an imputer). Whether a learner declares the sweep's task is checked by
+// Classifies and Regresses.
 func (s Spec) CheckMethods() error {
 	m := s.LearnerMethod
 	if s.Strategy == NativeNA && m.ID != "" && !m.AcceptsMissing {
 		return fmt.Errorf("%w: %q: method %q does not accept missing values (accepts_missing = false in its methods file): put an imputer before it",
 			ErrUnknownPipeline, s.Name(), m.Name)
+	}
+	if err := m.Tasks.Check(); err != nil {
+		return fmt.Errorf("%w: %q: method %q: %w", ErrUnknownPipeline, s.Name(), m.Name, err)
+	}
+	if im := s.ImputerMethod; im.Tasks != methodid.TasksRegression {
+		return fmt.Errorf("%w: %q: imputer %q declares tasks %q; only learners declare tasks", ErrUnknownPipeline, s.Name(), im.Name, im.Tasks)
 	}
 	return nil
 }

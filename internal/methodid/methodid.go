@@ -32,12 +32,28 @@ type Method struct {
 	// AcceptsMissing says a learner may be run on covariates with NA
 	// (strategy "native"); false: only behind an imputer.
 	AcceptsMissing bool
+	// Tasks are the tasks a learner declares in its methods file, in
+	// canonical form: TasksRegression ("", the default and every
+	// method's before classification existed), TasksClassification or
+	// TasksBoth. Imputers have "" (they never see the target).
+	Tasks Tasks `json:",omitempty"`
 	// ID is the lowercase hex SHA-256 identity of the method (name, kind,
-	// version, accepts_missing and the bytes of its files; package
-	// methods computes it). Empty until the coordinator binds the grid's
-	// name to a method some worker or its own methods file offers.
+	// version, accepts_missing, tasks when not the default, and the bytes
+	// of its files; package methods computes it). Empty until the
+	// coordinator binds the grid's name to a method some worker or its
+	// own methods file offers.
 	ID string
 }
+
+// Classifies reports whether the method is a learner that declares
+// classification (a methods file's tasks lists "classification").
+func (m Method) Classifies() bool {
+	return m.Kind != Imputer && (m.Tasks == TasksClassification || m.Tasks == TasksBoth)
+}
+
+// Regresses reports whether the method, if a learner, does regression:
+// true unless its tasks are "classification" alone.
+func (m Method) Regresses() bool { return m.Tasks != TasksClassification }
 
 // External reports whether m names an external method (a zero Method
 // marks a built-in learner or strategy).

@@ -16,10 +16,13 @@ import (
 
 // request is one line sent to a method (protocol v1).
 type request struct {
-	Protocol int                `json:"protocol"`
-	ID       int64              `json:"id"`
-	Op       string             `json:"op"`
-	Method   string             `json:"method"`
+	Protocol int    `json:"protocol"`
+	ID       int64  `json:"id"`
+	Op       string `json:"op"`
+	Method   string `json:"method"`
+	// Classes is k of a classification request (op "fit_predict_proba");
+	// absent from every other request, which are as they always were.
+	Classes  int                `json:"classes,omitempty"`
 	Seed     int64              `json:"seed"`
 	Threads  int                `json:"threads"`
 	Settings map[string]float64 `json:"settings"`
@@ -62,11 +65,17 @@ type sweepRunner struct {
 	sweep string
 }
 
-// FitPredict implements learn.MethodRunner.
+// FitPredict implements learn.MethodRunner. A method whose methods file
+// declares classification alone is refused (ErrUnknownMethod) before any
+// process runs.
 func (s sweepRunner) FitPredict(ctx context.Context, call learn.MethodCall, X *mat.Dense, y []float64, Xtest *mat.Dense) ([]float64, learn.MethodTiming, error) {
 	p, err := s.r.poolFor(call.Method, methodid.Learner)
 	if err != nil {
 		return nil, learn.MethodTiming{}, err
+	}
+	if !p.e.method.Regresses() {
+		return nil, learn.MethodTiming{}, fmt.Errorf(`%s: does classification only (tasks = ["classification"] in the methods file): %w`,
+			call.Method.Name, ErrUnknownMethod)
 	}
 	if err := checkLearnerInput(call, p.e.method.AcceptsMissing, X, y, Xtest); err != nil {
 		return nil, learn.MethodTiming{}, err

@@ -13,7 +13,8 @@ import (
 	"github.com/misslab/misslab/internal/methodid"
 )
 
-// TestRequestJSON pins the request lines of protocol v1.
+// TestRequestJSON pins the request lines of protocol v1: regression and
+// imputation requests exactly as before classification existed.
 func TestRequestJSON(t *testing.T) {
 	m := methodid.Method{Name: "hgb", Kind: methodid.Learner}
 	tests := []struct {
@@ -42,6 +43,16 @@ func TestRequestJSON(t *testing.T) {
 		}(), `{"protocol":1,"id":1,"op":"impute","method":"mice","seed":0,"threads":2,"settings":{},` +
 			`"train":{"x":"/d/x_train.f64","rows":3,"cols":2},"test":{"x":"/d/x_test.f64","rows":1,"cols":2},` +
 			`"out":{"train":"/d/a.f64","test":"/d/b.f64"}}`},
+		{"classifier", func() *request {
+			r := newRequest(OpClassify, learn.MethodCall{Method: m, Seed: 42, Threads: 1})
+			r.ID, r.Classes = 3, 4
+			r.Train = trainFiles{X: "/d/x_train.f64", Y: "/d/y_train.f64", Rows: 80, Cols: 2}
+			r.Test = testFiles{X: "/d/x_test.f64", Rows: 20, Cols: 2}
+			r.Out = classOut{Proba: "/d/proba.f64"}
+			return r
+		}(), `{"protocol":1,"id":3,"op":"fit_predict_proba","method":"hgb","classes":4,"seed":42,"threads":1,"settings":{},` +
+			`"train":{"x":"/d/x_train.f64","y":"/d/y_train.f64","rows":80,"cols":2},"test":{"x":"/d/x_test.f64","rows":20,"cols":2},` +
+			`"out":{"proba":"/d/proba.f64"}}`},
 	}
 	for _, tc := range tests {
 		b, err := json.Marshal(tc.req)

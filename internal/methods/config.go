@@ -57,6 +57,9 @@ type Config struct {
 	Dir            string
 	Version        string // free text, part of the identity
 	AcceptsMissing bool   // learners only: the method takes NA itself
+	// Tasks are the tasks a learner declares (tasks = [...]; the default,
+	// regression only, is methodid.TasksRegression).
+	Tasks methodid.Tasks
 	// Timeout limits each call (DefaultTimeout when the file says none).
 	Timeout time.Duration
 	// StartTimeout limits the wait for a new process's ready line
@@ -134,7 +137,7 @@ func Parse(src []byte, filename, dir string) (*Catalog, error) {
 			continue
 		}
 		cat.entries[cfg.Name] = &entry{cfg: cfg, hashes: hashes, method: methodid.Method{
-			Name: cfg.Name, Kind: cfg.Kind, AcceptsMissing: cfg.AcceptsMissing, ID: Identity(cfg, hashes)}}
+			Name: cfg.Name, Kind: cfg.Kind, AcceptsMissing: cfg.AcceptsMissing, Tasks: cfg.Tasks, ID: Identity(cfg, hashes)}}
 		cat.names = append(cat.names, cfg.Name)
 	}
 	if len(problems) > 0 {
@@ -194,15 +197,22 @@ func (c *Catalog) Config(name string) (Config, bool) {
 //	kind=<learner|imputer>
 //	version=<version>
 //	accepts_missing=<true|false>
+//	tasks=<classification|regression,classification>   (only when not the default)
 //	file=<path as written>\t<lowercase hex sha256 of its bytes>   (one per file, sorted by path)
 //
-// with every line ending in "\n". fileHashes maps each of cfg.Files to its
-// hash (a missing entry counts as ""). The command and the environment are
-// not part of it.
+// with every line ending in "\n". The tasks line is written only for a
+// learner that declares classification (cfg.Tasks is not
+// methodid.TasksRegression), so every method that does not keeps the
+// identity it had before tasks existed, and one that does gets another.
+// fileHashes maps each of cfg.Files to its hash (a missing entry counts as
+// ""). The command and the environment are not part of it.
 func Identity(cfg Config, fileHashes map[string]string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "misslab-method/1\nname=%s\nkind=%s\nversion=%s\naccepts_missing=%t\n",
 		cfg.Name, cfg.Kind, cfg.Version, cfg.AcceptsMissing)
+	if cfg.Tasks != methodid.TasksRegression {
+		fmt.Fprintf(&b, "tasks=%s\n", cfg.Tasks)
+	}
 	files := slices.Clone(cfg.Files)
 	slices.Sort(files)
 	for _, f := range files {

@@ -97,10 +97,10 @@ func TestFullConfigFields(t *testing.T) {
 	hgb, _ := cat.Config("hgb")
 	want := Config{Name: "hgb", Kind: methodid.Learner, Command: []string{"python3", "method.py", "--fast"},
 		Files: []string{"method.py", "lib/util.py"}, Version: "sklearn-1.2", AcceptsMissing: true,
-		Timeout: 90 * time.Second, StartTimeout: 5 * time.Second}
+		Tasks: methodid.TasksBoth, Timeout: 90 * time.Second, StartTimeout: 5 * time.Second}
 	if hgb.Name != want.Name || hgb.Kind != want.Kind || strings.Join(hgb.Command, " ") != strings.Join(want.Command, " ") ||
 		strings.Join(hgb.Files, " ") != strings.Join(want.Files, " ") || hgb.Version != want.Version ||
-		!hgb.AcceptsMissing || hgb.Timeout != want.Timeout || hgb.StartTimeout != want.StartTimeout {
+		!hgb.AcceptsMissing || hgb.Tasks != want.Tasks || hgb.Timeout != want.Timeout || hgb.StartTimeout != want.StartTimeout {
 		t.Errorf("hgb = %+v, want %+v", hgb, want)
 	}
 	if len(hgb.Env) != 2 || hgb.Env["OMP_NUM_THREADS"] != "1" || hgb.Env["PATH"] != "/usr/bin:/bin" {
@@ -108,8 +108,11 @@ func TestFullConfigFields(t *testing.T) {
 	}
 	mice, _ := cat.Config("mice_r")
 	if mice.Kind != methodid.Imputer || mice.Timeout != DefaultTimeout || mice.StartTimeout != DefaultStartTimeout ||
-		mice.AcceptsMissing || mice.Version != "" {
+		mice.AcceptsMissing || mice.Tasks != methodid.TasksRegression || mice.Version != "" {
 		t.Errorf("mice_r = %+v, want an imputer with the defaults", mice)
+	}
+	if m, _ := cat.Lookup("hgb"); m.Tasks != methodid.TasksBoth || !m.Classifies() || !m.Regresses() {
+		t.Errorf("Lookup(hgb) = %+v, want it to classify and regress", m)
 	}
 	m, ok := cat.Lookup("mice_r")
 	if !ok || m.Kind != methodid.Imputer || m.ID == "" || !m.External() {

@@ -28,7 +28,7 @@ var (
 	nameRE = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
 	envRE  = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 	// methodAttrs are the attributes of a method block, in protocol order.
-	methodAttrs = []string{"kind", "command", "files", "version", "accepts_missing", "timeout", "start_timeout", "env"}
+	methodAttrs = []string{"kind", "command", "files", "version", "accepts_missing", "tasks", "timeout", "start_timeout", "env"}
 	// reservedEnv are the variables the worker sets and env may not change.
 	reservedEnv = []string{"HOME", "TMPDIR", "MISSLAB_METHOD", "MISSLAB_PROTOCOL"}
 )
@@ -156,6 +156,7 @@ func (d *decoder) block(b *hclsyntax.Block) (Config, bool) {
 	cfg.Files = d.files(attrs["files"])
 	cfg.Version = d.str(attrs["version"], "version")
 	cfg.AcceptsMissing = d.acceptsMissing(attrs["accepts_missing"], cfg.Kind)
+	cfg.Tasks = d.tasks(attrs["tasks"], cfg.Kind)
 	cfg.Timeout = d.duration(attrs["timeout"], "timeout", DefaultTimeout)
 	cfg.StartTimeout = d.duration(attrs["start_timeout"], "start_timeout", DefaultStartTimeout)
 	cfg.Env = d.env(attrs["env"])
@@ -305,6 +306,27 @@ func (d *decoder) acceptsMissing(a *hclsyntax.Attribute, kind methodid.Kind) boo
 		return false
 	}
 	return v.True()
+}
+
+// tasks decodes tasks, which only learners take: a list of task names
+// (methodid.TaskNames), default ["regression"].
+func (d *decoder) tasks(a *hclsyntax.Attribute, kind methodid.Kind) methodid.Tasks {
+	if a == nil {
+		return methodid.TasksRegression
+	}
+	if kind == methodid.Imputer {
+		d.add(a.NameRange, "tasks is only for learners (an imputer never sees the target, so it serves every task)")
+		return methodid.TasksRegression
+	}
+	names, _, ok := d.strList(a, "tasks")
+	if !ok {
+		return methodid.TasksRegression
+	}
+	t, err := methodid.ParseTasks(names)
+	if err != nil {
+		d.add(a.Expr.Range(), "tasks: %v", err)
+	}
+	return t
 }
 
 // duration decodes an optional positive Go duration string.

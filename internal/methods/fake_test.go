@@ -26,6 +26,15 @@ import (
 //	nan      a NaN prediction                    mutate   imputer changing an observed entry
 //	noready  never prints the ready line
 //
+// A classification request (op fit_predict_proba) is answered with the
+// training classes' frequencies for every test row, or, by behaviour:
+//
+//	proba-short  k−1 columns          proba-nan  a NaN probability
+//	proba-neg    a negative one       proba-sum  a row summing to 0.9
+//
+// Any request out of protocol is refused: a regression or imputation
+// request that carries "classes", a classification request without it.
+//
 // With MISSLAB_FAKE_MARKER set, a misbehaviour happens only on the call
 // that creates that marker file; later calls (in any process) work (mean
 // or fill0 by op). MISSLAB_FAKE_LOG, when set, receives "start <pid>" and
@@ -43,6 +52,7 @@ type fakeRequest struct {
 	ID       int64              `json:"id"`
 	Op       string             `json:"op"`
 	Method   string             `json:"method"`
+	Classes  *int               `json:"classes"`
 	Seed     int64              `json:"seed"`
 	Threads  int                `json:"threads"`
 	Settings map[string]float64 `json:"settings"`
@@ -55,7 +65,7 @@ type fakeRequest struct {
 		Rows, Cols int
 	} `json:"test"`
 	Out struct {
-		Pred, Train, Test string
+		Pred, Train, Test, Proba string
 	} `json:"out"`
 }
 
@@ -77,7 +87,8 @@ func fakeMain(behaviour string) int {
 			fmt.Fprintf(os.Stderr, "bad request: %v\n", err)
 			return 2
 		}
-		if req.ID != last+1 || req.Protocol != 1 || req.Threads < 1 || req.Settings == nil {
+		if req.ID != last+1 || req.Protocol != 1 || req.Threads < 1 || req.Settings == nil ||
+			(req.Classes != nil) != (req.Op == OpClassify) {
 			fakeReply(req.ID, fmt.Errorf("request out of protocol: %s", in.Text()))
 			continue
 		}
@@ -94,16 +105,19 @@ func fakeServe(behaviour string, req *fakeRequest) error {
 		b = "crash"
 	}
 	if marker := os.Getenv("MISSLAB_FAKE_MARKER"); marker != "" && !createMarker(marker) {
-		b = map[string]string{"fit_predict": "mean", "impute": "fill0"}[req.Op]
+		b = map[string]string{"fit_predict": "mean", "impute": "fill0", OpClassify: "freq"}[req.Op]
 	}
 	X := fakeRead(req.Train.X, req.Train.Rows*req.Train.Cols)
 	Xt := fakeRead(req.Test.X, req.Test.Rows*req.Test.Cols)
 	var y []float64
-	if req.Op == "fit_predict" {
+	if req.Op != "impute" {
 		y = fakeRead(req.Train.Y, req.Train.Rows)
 		fakeLog("call %d %v", os.Getpid(), y[0])
 	} else {
 		fakeLog("call %d %v", os.Getpid(), X[0])
+	}
+	if req.Op == OpClassify && !slices.Contains([]string{"garbage", "sleep", "crash", "error"}, b) {
+		return fakeProba(req, y, b)
 	}
 	switch b {
 	case "garbage":
@@ -149,6 +163,39 @@ func fakeMean(req *fakeRequest, y []float64, extra int, nan bool) error {
 		pred[0] = math.NaN()
 	}
 	fakeWrite(req.Out.Pred, pred)
+	return nil
+}
+
+// fakeProba writes the training classes' frequencies for every test row,
+// spoilt as behaviour b says.
+func fakeProba(req *fakeRequest, y []float64, b string) error {
+	k, m := *req.Classes, req.Test.Rows
+	freq := make([]float64, k)
+	for _, v := range y {
+		if v != math.Trunc(v) || v < 0 || int(v) >= k {
+			return fmt.Errorf("target %v is not a class code in 0..%d", v, k-1)
+		}
+		freq[int(v)] += 1 / float64(len(y))
+	}
+	cols := k
+	if b == "proba-short" {
+		cols--
+	}
+	out := make([]float64, 0, m*cols)
+	for j := range cols { // column-major
+		for range m {
+			out = append(out, freq[j])
+		}
+	}
+	switch b {
+	case "proba-nan":
+		out[m+1] = math.NaN() // class 1, row 2
+	case "proba-neg":
+		out[2] -= 1 // class 0, row 3
+	case "proba-sum":
+		out[m+3] -= 0.1 // class 1, row 4
+	}
+	fakeWrite(req.Out.Proba, out)
 	return nil
 }
 

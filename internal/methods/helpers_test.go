@@ -21,6 +21,7 @@ import (
 type fake struct {
 	name, behaviour, kind string
 	timeout, startTimeout string // "" for the defaults
+	tasks                 string // the tasks attribute's value, "" for none
 	once                  bool   // misbehave on the first call only
 	env                   map[string]string
 }
@@ -56,6 +57,9 @@ func newFixtureIn(t testing.TB, tmp string, maxProcs int, fakes ...fake) *fixtur
 			fk.name, fk.kind, exe)
 		if fk.timeout != "" {
 			fmt.Fprintf(&b, "  timeout = %q\n", fk.timeout)
+		}
+		if fk.tasks != "" {
+			fmt.Fprintf(&b, "  tasks = %s\n", fk.tasks)
 		}
 		if fk.startTimeout != "" {
 			fmt.Fprintf(&b, "  start_timeout = %q\n", fk.startTimeout)

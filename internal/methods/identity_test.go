@@ -5,7 +5,10 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/misslab/misslab/internal/methodid"
 )
 
 // tinyIdentity is the identity of the method of tinyMethods over
@@ -51,6 +54,44 @@ func TestIdentityPinned(t *testing.T) {
 	}
 }
 
+// The identities of tinyMethods with tasks declared, computed in the
+// shell as tinyIdentity with the line "tasks=regression,classification\n"
+// (or "tasks=classification\n") after accepts_missing.
+const (
+	tinyBothIdentity  = "0cc7407c2c4050f3b1dab675f0b8e57c1f1f13062a1fd8d1c21cb78a6c2d665d"
+	tinyClassIdentity = "454c7f9242bd7833544d69e08ad42821ed7b4171e03abffa8a9d20e5efa32f7b"
+)
+
+// TestIdentityTasks: a learner that does not declare classification
+// (no tasks, or tasks = ["regression"]) keeps the identity pinned before
+// tasks existed, so its stored results keep their keys; one that
+// declares it gets another identity, the same whatever the order of its
+// tasks.
+func TestIdentityTasks(t *testing.T) {
+	tests := []struct {
+		tasks string // the attribute line, "" for none
+		want  string
+		class bool
+	}{
+		{"", tinyIdentity, false},
+		{`tasks = ["regression"]`, tinyIdentity, false},
+		{`tasks = ["regression", "classification"]`, tinyBothIdentity, true},
+		{`tasks = ["classification", "regression"]`, tinyBothIdentity, true},
+		{`tasks = ["classification"]`, tinyClassIdentity, true},
+	}
+	for _, tc := range tests {
+		src := strings.Replace(tinyMethods, `version = "v1"`, `version = "v1"`+"\n  "+tc.tasks, 1)
+		cat, err := Parse([]byte(src), "methods.hcl", "testdata/identity")
+		if err != nil {
+			t.Fatalf("%s: %v", tc.tasks, err)
+		}
+		m, _ := cat.Lookup("tiny")
+		if m.ID != tc.want || m.Classifies() != tc.class {
+			t.Errorf("%q: ID %s, classifies %v; want %s, %v", tc.tasks, m.ID, m.Classifies(), tc.want, tc.class)
+		}
+	}
+}
+
 // TestIdentityChanges checks what the identity depends on.
 func TestIdentityChanges(t *testing.T) {
 	dir := t.TempDir()
@@ -87,6 +128,9 @@ func TestIdentityChanges(t *testing.T) {
 	}{
 		{"version", func(c *Config) { c.Version = "2" }, false},
 		{"accepts_missing", func(c *Config) { c.AcceptsMissing = true }, false},
+		{"tasks: classification", func(c *Config) { c.Tasks = methodid.TasksClassification }, false},
+		{"tasks: both", func(c *Config) { c.Tasks = methodid.TasksBoth }, false},
+		{"tasks: regression", func(c *Config) { c.Tasks = methodid.TasksRegression }, true},
 		{"name", func(c *Config) { c.Name = "n" }, false},
 		{"kind", func(c *Config) { c.Kind = "imputer" }, false},
 		{"command", func(c *Config) { c.Command = []string{"b", "c"} }, true},

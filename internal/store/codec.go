@@ -190,7 +190,7 @@ func pipelineMessage(p Pipeline) *storev1.Pipeline {
 		return 0
 	})
 	for _, x := range p.Methods {
-		m.Methods = append(m.Methods, &storev1.Method{Name: x.Name, Kind: x.Kind, AcceptsMissing: x.AcceptsMissing, Id: x.ID})
+		m.Methods = append(m.Methods, &storev1.Method{Name: x.Name, Kind: x.Kind, AcceptsMissing: x.AcceptsMissing, Id: x.ID, Tasks: x.Tasks})
 	}
 	return m
 }
@@ -201,7 +201,8 @@ func pipelineRecord(m *storev1.Pipeline) Pipeline {
 		p.Settings = append(p.Settings, Setting{Key: s.GetKey(), Value: s.GetValue()})
 	}
 	for _, x := range m.GetMethods() {
-		p.Methods = append(p.Methods, Method{Name: x.GetName(), Kind: x.GetKind(), AcceptsMissing: x.GetAcceptsMissing(), ID: x.GetId()})
+		p.Methods = append(p.Methods, Method{Name: x.GetName(), Kind: x.GetKind(), AcceptsMissing: x.GetAcceptsMissing(), ID: x.GetId(),
+			Tasks: x.GetTasks()})
 	}
 	return p
 }

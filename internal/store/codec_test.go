@@ -37,6 +37,14 @@ func goldenSweep() SweepRecord {
 			}}}
 }
 
+// classPipeline names an external learner that declares classification
+// (Method.Tasks, field 5 of the stored Method) behind an external imputer.
+func classPipeline() Pipeline {
+	return Pipeline{Name: "logit/iterative", Methods: []Method{
+		{Name: "logit", Kind: "learner", Tasks: "regression,classification", ID: strings.Repeat("4c", 32)},
+		{Name: "iterative", Kind: "imputer", ID: strings.Repeat("1d", 32)}}}
+}
+
 // goldenRecords are one record of every kind with its bucket and key.
 func goldenRecords(t *testing.T) []struct {
 	name        string
@@ -53,6 +61,8 @@ func goldenRecords(t *testing.T) []struct {
 	must(t, err)
 	dk, tk := NewDrawKey(1, sw.Spec.Scenarios[0]), NewDrawKey(9, tab.Scenarios[0])
 	pk := NewPipeKey(sw.Spec.Pipelines[1])
+	cp := classPipeline()
+	cpk := NewPipeKey(cp)
 	rk := resultKey(dk, 3, pk)
 	payload := math.Float64frombits(0x7ff8000000000abc)
 	return []struct {
@@ -66,6 +76,7 @@ func goldenRecords(t *testing.T) []struct {
 		{"binary-draw", bucketDraws, dk[:], drawMessage(1, binaryScenario())},
 		{"table-draw", bucketDraws, tk[:], drawMessage(9, tab.Scenarios[0])},
 		{"pipeline", bucketPipelines, pk[:], pipelineMessage(sw.Spec.Pipelines[1])},
+		{"class-pipeline", bucketPipelines, cpk[:], pipelineMessage(cp)},
 		{"result", bucketResults, rk, resultMessage(Result{R2: 0.75, MSE: math.Copysign(0, -1), FitSeconds: 5e-324,
 			PredictSeconds: math.MaxFloat64, Root: "M3", RootThreshold: math.Inf(-1), MAE: 0.1 + 0.2,
 			ImputeRMSETrain: payload, ImputeRMSETest: math.NaN()})},
@@ -154,6 +165,11 @@ func TestRecordsRoundTrip(t *testing.T) {
 		must(t, err)
 		if !sameSweep(got, rec) {
 			t.Errorf("sweep round trip:\n got %+v\nwant %+v", got.Spec, rec.Spec)
+		}
+	}
+	for _, p := range append(goldenSweep().Spec.Pipelines, classPipeline()) {
+		if got := pipelineRecord(roundTrip(t, pipelineMessage(p)).(*storev1.Pipeline)); !reflect.DeepEqual(got, p) {
+			t.Errorf("pipeline round trip:\n got %+v\nwant %+v", got, p)
 		}
 	}
 	for _, r := range goldenRecords(t) {

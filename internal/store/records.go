@@ -112,6 +112,9 @@ type Method struct {
 	Name, Kind     string // Kind is "learner" or "imputer"
 	AcceptsMissing bool
 	ID             string // lowercase hex SHA-256; empty while unbound
+	// Tasks are a learner's declared tasks in canonical form ("" for
+	// regression only, the default; see methodid.Tasks).
+	Tasks string
 }
 
 // Result is the stored outcome of one pipeline on one job. ErrKind is

@@ -145,11 +145,12 @@ func PipelineToStore(p grid.Pipeline) store.Pipeline {
 }
 
 func methodToStore(m methodid.Method) store.Method {
-	return store.Method{Name: m.Name, Kind: string(m.Kind), AcceptsMissing: m.AcceptsMissing, ID: m.ID}
+	return store.Method{Name: m.Name, Kind: string(m.Kind), AcceptsMissing: m.AcceptsMissing, ID: m.ID, Tasks: string(m.Tasks)}
 }
 
 func methodFromStore(m store.Method) methodid.Method {
-	return methodid.Method{Name: m.Name, Kind: methodid.Kind(m.Kind), AcceptsMissing: m.AcceptsMissing, ID: m.ID}
+	return methodid.Method{Name: m.Name, Kind: methodid.Kind(m.Kind), AcceptsMissing: m.AcceptsMissing, ID: m.ID,
+		Tasks: methodid.Tasks(m.Tasks)}
 }
 
 // PipelineFromStore parses a stored pipeline (grid.NewPipelineWith):

@@ -57,20 +57,23 @@ func SpecToProto(sw *grid.Sweep) *pb.SweepSpec {
 func MethodsToProto(ms []methodid.Method) []*pb.MethodRef {
 	var out []*pb.MethodRef
 	for _, m := range ms {
-		out = append(out, &pb.MethodRef{Name: m.Name, Kind: string(m.Kind), AcceptsMissing: m.AcceptsMissing, Id: m.ID})
+		out = append(out, &pb.MethodRef{Name: m.Name, Kind: string(m.Kind), AcceptsMissing: m.AcceptsMissing, Id: m.ID,
+			Tasks: string(m.Tasks)})
 	}
 	return out
 }
 
 // MethodsFromProto converts external methods' identities, refusing a
 // malformed one (a name no grid may give a method, grid.CheckMethodName;
-// an unknown kind; an ID that is not 64 lowercase hex digits). Errors
-// wrap ErrInvalidSpec and name field.
+// an unknown kind; an ID that is not 64 lowercase hex digits; tasks that
+// are not a canonical methodid.Tasks, or any on an imputer). Errors wrap
+// ErrInvalidSpec and name field.
 func MethodsFromProto(field string, refs []*pb.MethodRef) ([]methodid.Method, error) {
 	out := make([]methodid.Method, 0, len(refs))
 	for i, r := range refs {
 		f := fmt.Sprintf("%s.methods[%d]", field, i)
-		m := methodid.Method{Name: r.GetName(), Kind: methodid.Kind(r.GetKind()), AcceptsMissing: r.GetAcceptsMissing(), ID: r.GetId()}
+		m := methodid.Method{Name: r.GetName(), Kind: methodid.Kind(r.GetKind()), AcceptsMissing: r.GetAcceptsMissing(),
+			Tasks: methodid.Tasks(r.GetTasks()), ID: r.GetId()}
 		if err := grid.CheckMethodName(m.Name); err != nil {
 			return nil, invalid(f, "%w", err)
 		}
@@ -79,6 +82,12 @@ func MethodsFromProto(field string, refs []*pb.MethodRef) ([]methodid.Method, er
 		}
 		if m.ID != "" && !isHexID(m.ID) {
 			return nil, invalid(f, "id %q: want 64 lowercase hex digits", m.ID)
+		}
+		if err := m.Tasks.Check(); err != nil {
+			return nil, invalid(f, "%v", err)
+		}
+		if m.Kind == methodid.Imputer && m.Tasks != methodid.TasksRegression {
+			return nil, invalid(f, "tasks %q on an imputer (only learners declare tasks)", m.Tasks)
 		}
 		out = append(out, m)
 	}

@@ -132,6 +132,8 @@ func TestMethodsRoundTrip(t *testing.T) {
 		{"bad id", func(pp *pb.Pipeline) { pp.Methods[0].Id = "XYZ" }, "pipelines[2].methods[0]: id \"XYZ\""},
 		{"bad kind", func(pp *pb.Pipeline) { pp.Methods[1].Kind = "trainer" }, "pipelines[2].methods[1]: kind \"trainer\""},
 		{"built-in name", func(pp *pb.Pipeline) { pp.Methods[0].Name = "forest" }, "pipelines[2].methods[0]"},
+		{"bad tasks", func(pp *pb.Pipeline) { pp.Methods[0].Tasks = "classification,regression" }, `pipelines[2].methods[0]: tasks "classification,regression"`},
+		{"imputer tasks", func(pp *pb.Pipeline) { pp.Methods[1].Tasks = "classification" }, `pipelines[2].methods[1]: tasks "classification" on an imputer`},
 		{"extra method", func(pp *pb.Pipeline) {
 			pp.Methods = append(pp.Methods, &pb.MethodRef{Name: "knn_impute", Kind: "imputer"})
 		}, "uses 2 external methods, the message lists 3"},
@@ -140,6 +142,36 @@ func TestMethodsRoundTrip(t *testing.T) {
 		tc.edit(msg.Pipelines[2])
 		if _, err := SpecFromProto(msg); !errors.Is(err, ErrInvalidSpec) || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want ErrInvalidSpec with %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// TestEveryMethodFieldCrossesTheWire sets each field of a method's
+// identity on its own and sends it: a field added to methodid.Method
+// without a place in MethodRef fails here, naming it (a worker would then
+// be asked for a method it cannot be seen to offer).
+func TestEveryMethodFieldCrossesTheWire(t *testing.T) {
+	typ := reflect.TypeOf(methodid.Method{})
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		m := methodid.Method{Name: "logit", Kind: methodid.Learner}
+		v := reflect.ValueOf(&m).Elem().Field(i)
+		switch f.Name {
+		case "Name", "Kind":
+			continue // always set
+		case "ID":
+			m.ID = strings.Repeat("c3", 32)
+		case "Tasks":
+			m.Tasks = methodid.TasksBoth
+		default:
+			if v.Kind() != reflect.Bool {
+				t.Fatalf("methodid.Method.%s: the test cannot set a %s", f.Name, f.Type)
+			}
+			v.SetBool(true)
+		}
+		got, err := MethodsFromProto("m", MethodsToProto([]methodid.Method{m}))
+		if err != nil || len(got) != 1 || got[0] != m {
+			t.Errorf("methodid.Method.%s is lost on the wire: %+v (%v), want %+v", f.Name, got, err, m)
 		}
 	}
 }

@@ -471,8 +471,12 @@ type MethodRef struct {
 	Kind           string                 `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`                                            // "learner" or "imputer"
 	AcceptsMissing bool                   `protobuf:"varint,3,opt,name=accepts_missing,json=acceptsMissing,proto3" json:"accepts_missing,omitempty"` // a learner that may get NA (strategy "native")
 	Id             string                 `protobuf:"bytes,4,opt,name=id,proto3" json:"id,omitempty"`                                                // lowercase hex SHA-256 identity; empty: not bound yet
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// tasks a learner declares (methodid.Tasks): "" regression only (the
+	// default, and every method before classification), "classification",
+	// or "regression,classification".
+	Tasks         string `protobuf:"bytes,5,opt,name=tasks,proto3" json:"tasks,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *MethodRef) Reset() {
@@ -529,6 +533,13 @@ func (x *MethodRef) GetAcceptsMissing() bool {
 func (x *MethodRef) GetId() string {
 	if x != nil {
 		return x.Id
+	}
+	return ""
+}
+
+func (x *MethodRef) GetTasks() string {
+	if x != nil {
+		return x.Tasks
 	}
 	return ""
 }
@@ -3244,12 +3255,13 @@ const file_misslab_v1_misslab_proto_rawDesc = "" +
 	"\amethods\x18\x03 \x03(\v2\x15.misslab.v1.MethodRefR\amethods\x1a;\n" +
 	"\rSettingsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"l\n" +
+	"\x05value\x18\x02 \x01(\x01R\x05value:\x028\x01\"\x82\x01\n" +
 	"\tMethodRef\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12'\n" +
 	"\x0faccepts_missing\x18\x03 \x01(\bR\x0eacceptsMissing\x12\x0e\n" +
-	"\x02id\x18\x04 \x01(\tR\x02id\"\xbd\x01\n" +
+	"\x02id\x18\x04 \x01(\tR\x02id\x12\x14\n" +
+	"\x05tasks\x18\x05 \x01(\tR\x05tasks\"\xbd\x01\n" +
 	"\tSweepSpec\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04seed\x18\x02 \x01(\x04R\x04seed\x12 \n" +

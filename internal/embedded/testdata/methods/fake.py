@@ -4,7 +4,10 @@
 
 Its behaviour is the environment variable FAKE (set by the methods file's
 `env`):
-  mean      learner: predicts the training mean of y (a real, if poor, method)
+  mean      learner: predicts the training mean of y (a real, if poor, method);
+            on a classification request (op fit_predict_proba), the
+            training classes' frequencies for every test row
+  badsum    as mean, but the probabilities of the first test row sum to 0.9
   fill      imputer: fills NA with the column's training mean
   garbage   prints a line that is not JSON instead of a reply
   sleep     never replies (sleeps past any timeout), after a note on stderr
@@ -44,6 +47,17 @@ def mean_learner(req):
     y = read(tr["y"], tr["rows"])
     m = sum(y) / len(y)
     write(req["out"]["pred"], [m] * req["test"]["rows"])
+
+
+def prior_classifier(req, spoil):
+    tr, k, m = req["train"], req["classes"], req["test"]["rows"]
+    y = read(tr["y"], tr["rows"])
+    freq = [sum(1 for v in y if v == j) / len(y) for j in range(k)]
+    p = [freq[j] for j in range(k) for _ in range(m)]  # column-major
+    if spoil:
+        for j in range(k):
+            p[j * m] *= 0.9
+    write(req["out"]["proba"], p)
 
 
 def fill_imputer(req):
@@ -91,6 +105,8 @@ def main():
         t0 = time.perf_counter()
         if req["op"] == "impute":
             fill_imputer(req)
+        elif req["op"] == "fit_predict_proba":
+            prior_classifier(req, mode == "badsum")
         else:
             mean_learner(req)
         out.write(json.dumps({"id": req["id"], "ok": True, "fit_seconds": time.perf_counter() - t0}) + "\n")

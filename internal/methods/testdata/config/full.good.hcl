@@ -5,6 +5,7 @@ method "hgb" {
   files           = ["method.py", "lib/util.py"]
   version         = "sklearn-1.2"
   accepts_missing = true
+  tasks           = ["classification", "regression"]
   timeout         = "90s"
   start_timeout   = "5s"
   env             = { OMP_NUM_THREADS = "1", PATH = "/usr/bin:/bin" }

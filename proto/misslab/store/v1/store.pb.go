@@ -550,8 +550,12 @@ type Method struct {
 	Kind           string                 `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"` // "learner" or "imputer"
 	AcceptsMissing bool                   `protobuf:"varint,3,opt,name=accepts_missing,json=acceptsMissing,proto3" json:"accepts_missing,omitempty"`
 	Id             string                 `protobuf:"bytes,4,opt,name=id,proto3" json:"id,omitempty"` // lowercase hex SHA-256, empty while unbound
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// tasks a learner declares: "" regression only (the default; absent from
+	// every record written before classification), "classification" or
+	// "regression,classification".
+	Tasks         string `protobuf:"bytes,5,opt,name=tasks,proto3" json:"tasks,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Method) Reset() {
@@ -608,6 +612,13 @@ func (x *Method) GetAcceptsMissing() bool {
 func (x *Method) GetId() string {
 	if x != nil {
 		return x.Id
+	}
+	return ""
+}
+
+func (x *Method) GetTasks() string {
+	if x != nil {
+		return x.Tasks
 	}
 	return ""
 }
@@ -1447,12 +1458,13 @@ const file_misslab_store_v1_store_proto_rawDesc = "" +
 	"\amethods\x18\x03 \x03(\v2\x18.misslab.store.v1.MethodR\amethods\"1\n" +
 	"\aSetting\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x01R\x05value\"i\n" +
+	"\x05value\x18\x02 \x01(\x01R\x05value\"\x7f\n" +
 	"\x06Method\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12'\n" +
 	"\x0faccepts_missing\x18\x03 \x01(\bR\x0eacceptsMissing\x12\x0e\n" +
-	"\x02id\x18\x04 \x01(\tR\x02id\"\x81\x01\n" +
+	"\x02id\x18\x04 \x01(\tR\x02id\x12\x14\n" +
+	"\x05tasks\x18\x05 \x01(\tR\x05tasks\"\x81\x01\n" +
 	"\x04Draw\x12\x12\n" +
 	"\x04seed\x18\x01 \x01(\x04R\x04seed\x126\n" +
 	"\bscenario\x18\x02 \x01(\v2\x1a.misslab.store.v1.ScenarioR\bscenario\x12-\n" +
