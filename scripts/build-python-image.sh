@@ -155,7 +155,7 @@ fi
 ctx=$out/ctx
 rm -rf "$ctx" && mkdir -p "$ctx/methods" "$ctx/tables"
 CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o "$ctx/worker" ./cmd/worker
-cp examples/methods/misslab_method.py examples/methods/sklearn_*.py "$ctx/methods/"
+cp examples/methods/misslab_method.py examples/methods/misslab_classify.py examples/methods/sklearn_*.py "$ctx/methods/"
 cp deploy/python/methods.hcl "$ctx/methods/"
 cp deploy/python/Dockerfile "$ctx/"
 docker build -q --build-arg "BASE=$base" -t "$image" "$ctx" >/dev/null
