@@ -90,13 +90,29 @@ func (sp Allocation) WriteText(w io.Writer, gridPath string) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Slurm: %d jobs, %s CPU, longest job %s; expected wall %s on %d node(s) × %d cores.\n\n",
 		sp.Jobs, human(sp.CPUSeconds), human(sp.LongestJob), human(sp.WallSeconds), sp.Nodes, sp.CPUsPerTask)
-	fmt.Fprintf(&b, "  sbatch --nodes=%d --ntasks-per-node=1 --cpus-per-task=%d --mem=%dG --time=%s \\\n      deploy/slurm/sweep.sbatch %s\n\n",
-		sp.Nodes, sp.CPUsPerTask, sp.MemPerNode>>30, slurmTime(sp.TimeLimit), gridPath)
+	fmt.Fprintf(&b, "  %s \\\n      %s\n\n", sp.sbatch(), sp.script(gridPath))
 	b.WriteString("--cpus-per-task becomes each worker's --parallel. --mem holds that many jobs of the largest\n" +
 		"scenario at once (+25%); --time is 1.5× the expected wall time + 10 min, in whole quarter hours.\n" +
 		"Elastic workers instead: sbatch --array=1-N --cpus-per-task=... deploy/slurm/workers.sbatch ADDR (docs/SLURM.md).\n")
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// Command is the sbatch command line of the allocation for the grid
+// file at gridPath, as WriteText prints it (on one line).
+func (sp Allocation) Command(gridPath string) string {
+	return sp.sbatch() + " " + sp.script(gridPath)
+}
+
+// sbatch is the command and its options.
+func (sp Allocation) sbatch() string {
+	return fmt.Sprintf("sbatch --nodes=%d --ntasks-per-node=1 --cpus-per-task=%d --mem=%dG --time=%s",
+		sp.Nodes, sp.CPUsPerTask, sp.MemPerNode>>30, slurmTime(sp.TimeLimit))
+}
+
+// script is the batch script and its arguments.
+func (sp Allocation) script(gridPath string) string {
+	return "deploy/slurm/sweep.sbatch " + gridPath
 }
 
 // slurmTime formats seconds as Slurm's [days-]hours:minutes:seconds.

@@ -21,6 +21,10 @@ type Table struct {
 	// Columns is the design matrix's width: one per numeric feature, one
 	// per level plus one for NA per categorical feature.
 	Columns int
+	// Folds is K of K-fold cross-validation, 0 for a hold-out split of
+	// TestFraction of the rows.
+	Folds        int
+	TestFraction float64
 }
 
 // tablePlan describes a table sweep's table; nil for simulated data.
@@ -30,7 +34,7 @@ func tablePlan(s *grid.Sweep) *Table {
 	}
 	ref := s.Scenarios[0].Table
 	tp := &Table{File: s.TableFile, SHA256: ref.SHA256, Target: ref.Target, Features: len(ref.Features),
-		Columns: len(ref.Features)}
+		Columns: len(ref.Features), Folds: ref.Folds, TestFraction: ref.TestFraction}
 	used := 0
 	if s.TableFile != nil {
 		used = s.TableFile.Used
