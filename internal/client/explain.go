@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"crypto/tls"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -28,10 +29,17 @@ func (e explainer) explain(ctx context.Context, err error) error {
 	if err == nil {
 		return nil
 	}
+	var done *explained
+	if errors.As(err, &done) {
+		return err
+	}
 	msg := status.Convert(err).Message()
 	why := ""
 	switch status.Code(err) {
 	case codes.Unavailable:
+		if why = e.noCoordinator(msg); why != "" {
+			return &explained{why: why, err: err, unreachable: true}
+		}
 		why = e.unreachable(ctx, msg)
 	case codes.Unauthenticated:
 		why = "the coordinator did not accept this client's credentials: check its token (--token-file or $" + auth.EnvToken +
@@ -42,17 +50,60 @@ func (e explainer) explain(ctx context.Context, err error) error {
 	if why == "" {
 		return err
 	}
-	return fmt.Errorf("%s (%w)", why, err)
+	return &explained{why: why, err: err, detail: true}
 }
 
-// unreachable says why an RPC could not reach the coordinator, or "".
-func (e explainer) unreachable(ctx context.Context, msg string) string {
+// explained is an RPC's error in plain words, the gRPC error inside
+// (status.Code finds its code). Its text is the plain words, followed
+// by the gRPC error's in parentheses when that says more.
+type explained struct {
+	why         string
+	err         error
+	detail      bool // the gRPC error's text adds to why
+	unreachable bool // nothing answered at the address
+}
+
+func (e *explained) Error() string {
+	if e.detail {
+		return e.why + " (" + e.err.Error() + ")"
+	}
+	return e.why
+}
+
+func (e *explained) Unwrap() error { return e.err }
+
+// Unreachable reports whether err is an RPC's that found no coordinator
+// at its address: nothing listening, an unknown host, no route.
+func Unreachable(err error) bool {
+	var x *explained
+	return errors.As(err, &x) && x.unreachable
+}
+
+// noCoordinator says, in full, why an RPC found no coordinator at the
+// address: nothing listens there, the host is unknown, or it cannot be
+// reached. "" when the failure is another.
+func (e explainer) noCoordinator(msg string) string {
 	switch {
 	case strings.Contains(msg, "connection refused"):
 		return fmt.Sprintf("no coordinator answers at %s (connection refused): start one with coordinator serve, "+
 			"or give its address with --addr", e.addr)
 	case strings.Contains(msg, "no such host"):
 		return fmt.Sprintf("the host of %s is unknown: check --addr", e.addr)
+	case strings.Contains(msg, "i/o timeout"), strings.Contains(msg, "no route to host"), strings.Contains(msg, "network is unreachable"):
+		_, why, _ := strings.Cut(msg, "dial tcp ")
+		if _, after, ok := strings.Cut(why, ": "); ok {
+			why = after
+		}
+		return fmt.Sprintf("no coordinator could be reached at %s (%s): check --addr, and that the coordinator runs and "+
+			"its port is open", e.addr, strings.TrimSuffix(why, `"`))
+	}
+	return ""
+}
+
+// unreachable says why an RPC could not reach the coordinator at the
+// transport (TLS), or "".
+func (e explainer) unreachable(ctx context.Context, msg string) string {
+	switch {
 	case e.tls != nil:
 		// The refusal may show as a failed handshake, the server's alert,
 		// or only a broken pipe when the server hung up first: a handshake

@@ -2,6 +2,7 @@ package client_test
 
 import (
 	"context"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -124,5 +125,46 @@ func TestClientErrorsSayWhatToDo(t *testing.T) {
 	defer cl.Close()
 	if _, err := cl.Status(context.Background(), &pb.StatusRequest{}); err != nil {
 		t.Errorf("a client with the right CA and token: %v", err)
+	}
+}
+
+// TestNoCoordinatorInPlainWords: an RPC, unary or streamed, that finds
+// nothing listening says so in plain words only (no gRPC text), keeps
+// its Unavailable code, and is Unreachable; a refusal by a coordinator
+// that answers is not.
+func TestNoCoordinatorInPlainWords(t *testing.T) {
+	closed, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := closed.Addr().String()
+	closed.Close()
+	cl, err := client.Dial(addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	_, unary := cl.Status(context.Background(), &pb.StatusRequest{})
+	stream := cl.Export(context.Background(), "x", io.Discard)
+	want := "no coordinator answers at " + addr + " (connection refused): start one with coordinator serve, or give its address with --addr"
+	for name, err := range map[string]error{"unary": unary, "stream": stream} {
+		if err == nil || err.Error() != want || status.Code(err) != codes.Unavailable || !client.Unreachable(err) {
+			t.Errorf("%s: %v (code %v, unreachable %v), want %q", name, err, status.Code(err), client.Unreachable(err), want)
+		}
+	}
+
+	good := t.TempDir()
+	if err := auth.WriteDevPKI(good, auth.DefaultHosts, time.Hour, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	tlsAddr := serveSecured(t, good, false)
+	plain, err := client.Dial(tlsAddr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	if _, err := plain.Status(context.Background(), &pb.StatusRequest{}); err == nil || client.Unreachable(err) ||
+		!strings.Contains(err.Error(), "rpc error") {
+		t.Errorf("a TLS coordinator refusing a plaintext client: %v (unreachable %v), want the gRPC detail kept", err, client.Unreachable(err))
 	}
 }
