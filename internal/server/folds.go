@@ -9,29 +9,52 @@ import (
 	"github.com/misslab/misslab/internal/grid"
 	"github.com/misslab/misslab/internal/sim"
 	"github.com/misslab/misslab/internal/split"
+	"github.com/misslab/misslab/internal/store"
+	"github.com/misslab/misslab/internal/storeconv"
 	"github.com/misslab/misslab/internal/table"
 	"github.com/misslab/misslab/internal/wire"
 )
 
 // exportFolds writes the fold assignment of table sweep id (see
-// split.WriteCSV), reading the sweep's table from the store to know
-// which rows have a target. A simulated sweep has no folds (an error
-// wrapping ErrPrecondition).
+// writeFolds).
 func (c *Coordinator) exportFolds(ctx context.Context, w io.Writer, id string) error {
 	info, err := c.info(id)
 	if err != nil {
 		return err
 	}
-	sw := info.spec
+	return writeFolds(ctx, c.st, id, info.spec, w)
+}
+
+// writeFolds writes the fold assignment of table sweep sw (id; see
+// split.WriteCSV), reading the sweep's table from st to know which rows
+// have a target. A simulated sweep has no folds (an error wrapping
+// ErrPrecondition).
+func writeFolds(ctx context.Context, st *store.Store, id string, sw *grid.Sweep, w io.Writer) error {
 	if !sw.IsTable() {
 		return fmt.Errorf("%w: sweep %.12s draws simulated data; only a table sweep has folds", ErrPrecondition, id)
 	}
 	ref := sw.Scenarios[0].Table
-	d, err := c.shape(ctx, ref, sim.IsClassification(sw.Scenarios[0].Task))
+	d, err := shapeIn(ctx, st, ref, sim.IsClassification(sw.Scenarios[0].Task))
 	if err != nil {
 		return err
 	}
 	return split.WriteCSV(w, sw.Seed, ref, sw.Repetitions, d.Rows, classCodes(d))
+}
+
+// ExportStored writes what the Export RPC streams, sweep arg's tidy CSV
+// (id, unique id prefix or name, as Export resolves it) or with folds
+// its fold assignment, from a store opened without a coordinator
+// (store.OpenReadOnly): `coordinator export --data`. The bytes are the
+// RPC's for the same store.
+func ExportStored(ctx context.Context, st *store.Store, arg string, folds bool, w io.Writer) error {
+	rec, _, err := storeconv.Resolve(st, arg)
+	if err != nil {
+		return err
+	}
+	if folds {
+		return writeFolds(ctx, st, rec.ID, rec.Spec, w)
+	}
+	return st.ExportCSV(w, rec.ID)
 }
 
 // checkParquet checks a Parquet table sweep against its stored file's
@@ -73,7 +96,12 @@ func (c *Coordinator) checkParquet(ctx context.Context, ref *sim.TableRef, class
 // tablePath returns the stored file of ref's table; an error wrapping
 // ErrPrecondition when it was not uploaded.
 func (c *Coordinator) tablePath(ref *sim.TableRef) (string, error) {
-	path, err := c.st.TablePath(ref.SHA256)
+	return tablePathIn(c.st, ref)
+}
+
+// tablePathIn is tablePath in store st.
+func tablePathIn(st *store.Store, ref *sim.TableRef) (string, error) {
+	path, err := st.TablePath(ref.SHA256)
 	if err != nil {
 		return "", fmt.Errorf("%w: table %s (%.12s) has not been uploaded (%v)", ErrPrecondition, ref.Name, ref.SHA256, err)
 	}
@@ -83,7 +111,12 @@ func (c *Coordinator) tablePath(ref *sim.TableRef) (string, error) {
 // shape reads a stored table as ref says and returns its design without
 // the matrix (table.Table.Shape): its features and rows with a target.
 func (c *Coordinator) shape(ctx context.Context, ref *sim.TableRef, classify bool) (*table.Design, error) {
-	path, err := c.tablePath(ref)
+	return shapeIn(ctx, c.st, ref, classify)
+}
+
+// shapeIn is shape in store st.
+func shapeIn(ctx context.Context, st *store.Store, ref *sim.TableRef, classify bool) (*table.Design, error) {
+	path, err := tablePathIn(st, ref)
 	if err != nil {
 		return nil, err
 	}
