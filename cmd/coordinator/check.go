@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -20,24 +19,14 @@ func runCheck(args []string) error {
 
 // checkTo is runCheck writing its summary to w.
 func checkTo(w io.Writer, args []string) error {
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs := newCommand("check")
 	data := fs.String("data", "", "data directory holding the store, or the store file (required; read only)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: coordinator check --data DIR\n\n"+
-			"Checks a store without changing it: every page, every record's checksum\n"+
-			"and count, bbolt's consistency check, the schema version and every record,\n"+
-			"naming each damaged one. A store of an older schema is migrated in a\n"+
-			"temporary copy, to say what opening it would do. Stop the coordinator\n"+
-			"first, or check a copy of its data directory. Exits non-zero on damage.\n\n")
-		fs.PrintDefaults()
-	}
-	pos, err := parse(fs, args)
+	pos, err := fs.Parse(args)
 	if err != nil {
 		return err
 	}
 	if *data == "" || len(pos) > 0 {
-		fs.Usage()
-		return errors.New("need --data and no other argument")
+		return fs.Usagef("need --data and no other argument")
 	}
 	rep, err := store.Check(*data)
 	writeCheck(w, rep, err)

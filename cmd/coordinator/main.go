@@ -19,7 +19,9 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"golang.org/x/term"
 
+	"github.com/misslab/misslab/internal/atomicfile"
 	"github.com/misslab/misslab/internal/calibrate"
+	"github.com/misslab/misslab/internal/cli"
 	"github.com/misslab/misslab/internal/client"
 	"github.com/misslab/misslab/internal/embedded"
 	"github.com/misslab/misslab/internal/fpclass"
@@ -36,65 +38,8 @@ import (
 
 const defaultAddr = "127.0.0.1:7420"
 
-const usage = `usage: coordinator <command> [arguments]
-
-commands:
-  serve   --data DIR [--listen ADDR]       run a coordinator for workers
-  submit  GRID [--addr ADDR] [--reps N]    submit a grid and follow it (Ctrl-C detaches)
-  status  [SWEEP] [--addr ADDR]            progress of one or every sweep
-  cancel  SWEEP [--addr ADDR]              stop a sweep (a later submit resumes it)
-  retry   SWEEP [--addr ADDR]              run a sweep's failed jobs again
-  export  SWEEP --out FILE [--folds] [--addr ADDR]
-                                           write a sweep's results as tidy CSV, or
-                                           with --folds a table sweep's folds
-  plan    GRID [--reps N]                  what a grid would run, and its cost
-  run     GRID --out DIR [--reps N]        run a grid here on all cores, write DIR/results.csv
-                                           and each sweep's report in DIR/report/<sweep>/
-  report  [SWEEP] --data DIR --out DIR     write a sweep's report from a data directory (offline)
-  check   --data DIR                       verify a data directory's store (read only); fails on damage
-
-SWEEP is a sweep id, a unique id prefix or a sweep name (the latest submitted
-sweep of that name).
-Run 'coordinator <command> -h' for a command's flags.
-`
-
 func main() {
-	if len(os.Args) < 2 {
-		fmt.Fprint(os.Stderr, usage)
-		os.Exit(2)
-	}
-	cmds := map[string]func([]string) error{
-		"serve": serve, "submit": submit, "status": status, "cancel": cancel, "retry": retry,
-		"export": export, "plan": planCmd, "run": run, "report": reportCmd,
-		"check": runCheck,
-	}
-	cmd := cmds[os.Args[1]]
-	if cmd == nil {
-		fmt.Fprintf(os.Stderr, "coordinator: unknown command %q\n\n%s", os.Args[1], usage)
-		os.Exit(2)
-	}
-	if err := cmd(os.Args[2:]); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(2)
-		}
-		fmt.Fprintln(os.Stderr, "coordinator "+os.Args[1]+": "+err.Error())
-		os.Exit(1)
-	}
-}
-
-// parse parses flags and positional arguments in any order.
-func parse(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		if fs.NArg() == 0 {
-			return pos, nil
-		}
-		pos = append(pos, fs.Arg(0))
-		args = fs.Args()[1:]
-	}
+	os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 func newLogger(name, level string) hclog.Logger {
@@ -102,7 +47,7 @@ func newLogger(name, level string) hclog.Logger {
 }
 
 func serve(args []string) error {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs := newCommand("serve")
 	listen := fs.String("listen", defaultAddr, "address to listen on (host:port)")
 	data := fs.String("data", "", "data directory (required)")
 	lease := fs.Duration("lease", 30*time.Second, "lease lifetime without a heartbeat")
@@ -115,13 +60,14 @@ func serve(args []string) error {
 	methodsFile := fs.String("methods", "", "methods file whose external methods bind a grid's names at submit (default: what connected workers offer)")
 	fpClass := fs.String("fp-class", "", "floating-point class of the workers to accept, as a refused worker's log names it, or \"any\" "+
 		"(mixing classes breaks bit-identical results; default: this coordinator's own class, "+fpclass.Current()+")")
-	sec := addServeSecurity(fs)
-	af := addAddrFile(fs)
-	if _, err := parse(fs, args); err != nil {
+	sec := addServeSecurity(fs.FlagSet)
+	af := addAddrFile(fs.FlagSet)
+	pos, err := fs.Parse(args)
+	if err != nil {
 		return err
 	}
-	if *data == "" {
-		return errors.New("--data is required")
+	if *data == "" || len(pos) > 0 {
+		return fs.Usagef("need --data and no other argument")
 	}
 	cat, err := loadMethods(*methodsFile)
 	if err != nil {
@@ -145,30 +91,33 @@ func serve(args []string) error {
 }
 
 // loadGrid loads a grid file, shrinking repetitions when reps > 0.
-func loadGrid(pos []string, reps int) (*grid.File, error) {
+func loadGrid(cmd *cli.Command, pos []string, reps int) (*grid.File, error) {
 	if len(pos) != 1 {
-		return nil, errors.New("need exactly one grid file")
+		return nil, cmd.Usagef("need exactly one grid file")
 	}
 	return client.LoadGrid(pos[0], reps)
 }
 
 func isTTY(f *os.File) bool { return term.IsTerminal(int(f.Fd())) }
 
-func submit(args []string) error {
+func submit(w io.Writer, args []string) error {
 	cc := newClientCmd("submit")
-	reps := cc.fs.Int("reps", 0, "run only this many repetitions of each sweep (0: as in the file)")
-	detach := cc.fs.Bool("detach", false, "return after submitting")
-	every := cc.fs.Duration("every", 10*time.Second, "time between progress lines when not on a terminal")
-	c, pos, err := cc.connect(args, 1, 1, "need exactly one grid file")
+	reps := cc.Int("reps", 0, "run only this many repetitions of each sweep (0: as in the file)")
+	detach := cc.Bool("detach", false, "return after submitting")
+	every := cc.Duration("every", 10*time.Second, "time between progress lines when not on a terminal")
+	pos, err := cc.Parse(args)
+	if err != nil {
+		return err
+	}
+	f, err := loadGrid(cc.Command, pos, *reps)
+	if err != nil {
+		return err
+	}
+	c, err := cc.dial()
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	f, err := loadGrid(pos, *reps)
-	if err != nil {
-		return err
-	}
-	addr := cc.addr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	ids, err := c.SubmitFile(ctx, f)
@@ -176,15 +125,15 @@ func submit(args []string) error {
 		return err
 	}
 	for i, id := range ids {
-		fmt.Printf("submitted sweep %q as %s\n", f.Sweeps[i].Name, id)
+		fmt.Fprintf(w, "submitted sweep %q as %s\n", f.Sweeps[i].Name, id)
 	}
 	if *detach {
 		return nil
 	}
-	p := &client.Progress{Out: os.Stdout, TTY: isTTY(os.Stdout), Every: *every}
+	p := &client.Progress{Out: w, TTY: w == io.Writer(os.Stdout) && isTTY(os.Stdout), Every: *every}
 	err = c.Follow(ctx, ids, 500*time.Millisecond, p)
 	if errors.Is(err, context.Canceled) {
-		fmt.Printf("\ndetached; the sweeps keep running. Follow them with: coordinator status --addr %s\n", *addr)
+		fmt.Fprintf(w, "\ndetached; the sweeps keep running. Follow them with: coordinator status --addr %s\n", *cc.addr)
 		return nil
 	}
 	return err
@@ -193,32 +142,54 @@ func submit(args []string) error {
 // clientCmd is the flag set of a command that talks to a running
 // coordinator: --addr plus the security flags.
 type clientCmd struct {
-	fs   *flag.FlagSet
+	*cli.Command
 	addr *string
 	sec  *clientSecurity
 }
 
 func newClientCmd(name string) *clientCmd {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	return &clientCmd{fs: fs, addr: fs.String("addr", defaultAddr, "coordinator address"), sec: addClientSecurity(fs)}
+	cmd := newCommand(name)
+	return &clientCmd{Command: cmd, addr: cmd.String("addr", defaultAddr, "coordinator address (host:port)"),
+		sec: addClientSecurity(cmd.FlagSet)}
 }
 
-// connect parses args, checks that there are between lo and hi positional
-// arguments (else errors with usage) and dials the coordinator.
-func (cc *clientCmd) connect(args []string, lo, hi int, usage string) (*client.Client, []string, error) {
-	pos, err := parse(cc.fs, args)
+// args parses args and checks that there are between lo and hi
+// positional arguments (else a usage error saying want).
+func (cc *clientCmd) args(args []string, lo, hi int, want string) ([]string, error) {
+	pos, err := cc.Parse(args)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	if len(pos) < lo || len(pos) > hi {
-		return nil, nil, errors.New(usage)
+		return nil, cc.Usagef("%s", want)
 	}
-	c, err := cc.sec.dial(*cc.addr)
-	return c, pos, err
+	return pos, nil
 }
 
-func status(args []string) error {
-	c, pos, err := newClientCmd("status").connect(args, 0, 1, "give at most one sweep id")
+// dial connects to the coordinator at --addr with the security flags.
+func (cc *clientCmd) dial() (*client.Client, error) {
+	return cc.sec.dial(*cc.addr)
+}
+
+// addrSet reports whether --addr was given on the command line.
+func (cc *clientCmd) addrSet() bool {
+	set := false
+	cc.Visit(func(f *flag.Flag) { set = set || f.Name == "addr" })
+	return set
+}
+
+func statusTo(w io.Writer, args []string) error {
+	cc := newClientCmd("status")
+	output := cc.AddOutput("the sweeps' progress")
+	pos, err := cc.args(args, 0, 1, "give at most one sweep")
+	if err != nil {
+		return err
+	}
+	asJSON, err := output.JSON()
+	if err != nil {
+		return err
+	}
+	c, err := cc.dial()
 	if err != nil {
 		return err
 	}
@@ -231,15 +202,17 @@ func status(args []string) error {
 	if err != nil {
 		return err
 	}
-	return writeStatus(os.Stdout, resp.GetSweeps())
+	if asJSON {
+		return plan.WriteJSON(w, client.NewStatusJSON(resp.GetSweeps()))
+	}
+	return writeStatus(w, resp.GetSweeps())
 }
 
 func writeStatus(w io.Writer, sts []*pb.SweepStatus) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SWEEP\tNAME\tSTATE\tJOBS\tDONE\tFAILED\tRUNNING\tREUSED\tLAST ERROR")
 	for _, s := range sts {
-		state := strings.ToLower(strings.TrimPrefix(s.GetState().String(), "STATE_"))
-		fmt.Fprintf(tw, "%.12s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\n", s.GetSweepId(), s.GetName(), state,
+		fmt.Fprintf(tw, "%.12s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\n", s.GetSweepId(), s.GetName(), client.StateName(s.GetState()),
 			s.GetJobs(), s.GetDone(), s.GetFailed(), s.GetRunning(), s.GetReused(), firstLine(s.GetLastError()))
 	}
 	if err := tw.Flush(); err != nil {
@@ -259,8 +232,13 @@ func firstLine(s string) string {
 	return line
 }
 
-func cancel(args []string) error {
-	c, pos, err := newClientCmd("cancel").connect(args, 1, 1, "need exactly one sweep id")
+func cancelTo(w io.Writer, args []string) error {
+	cc := newClientCmd("cancel")
+	pos, err := cc.args(args, 1, 1, "need exactly one sweep")
+	if err != nil {
+		return err
+	}
+	c, err := cc.dial()
 	if err != nil {
 		return err
 	}
@@ -269,15 +247,18 @@ func cancel(args []string) error {
 	if err != nil {
 		return err
 	}
-	return writeStatus(os.Stdout, []*pb.SweepStatus{resp.GetStatus()})
+	return writeStatus(w, []*pb.SweepStatus{resp.GetStatus()})
 }
-
-func retry(args []string) error { return retryTo(os.Stdout, args) }
 
 // retryTo puts a sweep's failed jobs back and writes how many and the
 // sweep's status to w.
 func retryTo(w io.Writer, args []string) error {
-	c, pos, err := newClientCmd("retry").connect(args, 1, 1, "need exactly one sweep id")
+	cc := newClientCmd("retry")
+	pos, err := cc.args(args, 1, 1, "need exactly one sweep")
+	if err != nil {
+		return err
+	}
+	c, err := cc.dial()
 	if err != nil {
 		return err
 	}
@@ -290,30 +271,70 @@ func retryTo(w io.Writer, args []string) error {
 	return writeStatus(w, []*pb.SweepStatus{st})
 }
 
-func export(args []string) error {
+// exportTo writes a sweep's tidy CSV, or its folds, to --out ('-': w),
+// from the coordinator at --addr or, with --data, from a data directory
+// opened read-only (server.ExportStored: the same bytes).
+func exportTo(w io.Writer, args []string) error {
 	cc := newClientCmd("export")
-	out := cc.fs.String("out", "", "output CSV file (required; '-' for standard output)")
-	folds := cc.fs.Bool("folds", false, "write a table sweep's fold assignment (repetition,fold,row; 1-based) instead of its results")
-	c, pos, err := cc.connect(args, 1, 1, "need one sweep id and --out")
+	out := cc.String("out", "", "output CSV file (required; '-' for standard output)")
+	folds := cc.Bool("folds", false, "write a table sweep's fold assignment (repetition,fold,row; 1-based) instead of its results")
+	data := cc.String("data", "", "read the sweep from this data directory, read-only, instead of asking a coordinator "+
+		"(offline: after coordinator run, or on a copy of a served directory)")
+	pos, err := cc.args(args, 1, 1, "need one sweep and --out")
+	if err != nil {
+		return err
+	}
+	switch {
+	case *out == "":
+		return cc.Usagef("need one sweep and --out")
+	case *data != "" && cc.addrSet():
+		return cc.Usagef("give --data (a data directory, offline) or --addr (a running coordinator), not both")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if *data != "" {
+		st, err := store.OpenReadOnly(*data)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		return writeOut(*out, w, func(w io.Writer) error { return server.ExportStored(ctx, st, pos[0], *folds, w) })
+	}
+	c, err := cc.dial()
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	if *out == "" {
-		return errors.New("need one sweep id and --out")
-	}
 	exp := c.Export
 	if *folds {
 		exp = c.ExportFolds
 	}
-	if *out == "-" {
-		return exp(context.Background(), pos[0], os.Stdout)
+	err = writeOut(*out, w, func(w io.Writer) error { return exp(ctx, pos[0], w) })
+	if client.Unreachable(err) {
+		return fmt.Errorf("%w; or export from the data directory, with no coordinator, with --data DIR", err)
 	}
-	return server.WriteFileAtomic(*out, func(w io.Writer) error { return exp(context.Background(), pos[0], w) })
+	return err
 }
 
-func planCmd(args []string) error {
-	fs := flag.NewFlagSet("plan", flag.ContinueOnError)
+// writeOut runs write on path, written atomically, or on stdout for "-".
+// An error of write is returned as it is, not as the file's.
+func writeOut(path string, stdout io.Writer, write func(io.Writer) error) error {
+	if path == "-" {
+		return write(stdout)
+	}
+	var werr error
+	err := atomicfile.WriteFile(path, 0o644, func(w io.Writer) error {
+		werr = write(w)
+		return werr
+	})
+	if werr != nil {
+		return werr
+	}
+	return err
+}
+
+func planTo(w io.Writer, args []string) error {
+	fs := newCommand("plan")
 	reps := fs.Int("reps", 0, "plan only this many repetitions of each sweep (0: as in the file)")
 	slurm := fs.Bool("slurm", false, "also suggest a Slurm allocation for deploy/slurm/sweep.sbatch (docs/SLURM.md)")
 	var so plan.SlurmOptions
@@ -322,26 +343,46 @@ func planCmd(args []string) error {
 	fs.Float64Var(&so.TargetHours, "target-hours", 4, "with --slurm: aim to finish within this many hours")
 	calib := fs.Bool("calibrate", false, "first time Figure 3's pipelines here (five runs, about 7 s) and scale each learner "+
 		"family's level to this machine; run it where the workers will run")
-	pos, err := parse(fs, args)
+	output := fs.AddOutput("the plan")
+	pos, err := fs.Parse(args)
 	if err != nil {
 		return err
 	}
-	f, err := loadGrid(pos, *reps)
+	asJSON, err := output.JSON()
+	if err != nil {
+		return err
+	}
+	f, err := loadGrid(fs, pos, *reps)
 	if err != nil {
 		return err
 	}
 	cost := plan.DefaultCostModel()
+	var factors []calibrate.Factor
 	if *calib {
-		if cost, err = calibrated(cost); err != nil {
+		if cost, factors, err = calibrate.Model(context.Background(), cost, 5); err != nil {
 			return err
+		}
+		if !asJSON {
+			writeCalibration(w, factors)
 		}
 	}
 	p := plan.Of(f, cost)
-	if err := p.WriteText(os.Stdout); err != nil || !*slurm {
+	if asJSON {
+		doc := p.JSON()
+		for _, f := range factors {
+			doc.Calibration = append(doc.Calibration, plan.CalibrationJSON{Learner: f.Learner, MeasuredSeconds: f.Measured,
+				ModelledSeconds: f.Modelled, Ratio: f.Ratio()})
+		}
+		if *slurm {
+			doc.Slurm = p.Slurm(so).JSON(pos[0])
+		}
+		return plan.WriteJSON(w, doc)
+	}
+	if err := p.WriteText(w); err != nil || !*slurm {
 		return err
 	}
-	fmt.Println()
-	return p.Slurm(so).WriteText(os.Stdout, pos[0])
+	fmt.Fprintln(w)
+	return p.Slurm(so).WriteText(w, pos[0])
 }
 
 // verifyClass is server.Options.VerifyClass: a data directory whose
@@ -351,38 +392,34 @@ func verifyClass(ctx context.Context, st *store.Store) (int, error) {
 	return verify.Stored(ctx, st, 3)
 }
 
-// calibrated returns cost scaled to this machine (calibrate.Model, five
-// runs) and prints what it measured.
-func calibrated(cost plan.CostModel) (plan.CostModel, error) {
-	out, factors, err := calibrate.Model(context.Background(), cost, 5)
-	if err != nil {
-		return cost, err
-	}
-	fmt.Println("Calibrated on this machine (Figure 3's pipelines, n_train = 1000, one thread; per family the mean of each pipeline's median of 5 runs):")
+// writeCalibration prints what plan --calibrate measured
+// (calibrate.Model, five runs).
+func writeCalibration(w io.Writer, factors []calibrate.Factor) {
+	fmt.Fprintln(w, "Calibrated on this machine (Figure 3's pipelines, n_train = 1000, one thread; per family the mean of each pipeline's median of 5 runs):")
 	for _, f := range factors {
-		fmt.Printf("  %-7s %9.4f s against %9.4f s in the model: ×%.2f\n", f.Learner, f.Measured, f.Modelled, f.Ratio())
+		fmt.Fprintf(w, "  %-7s %9.4f s against %9.4f s in the model: ×%.2f\n", f.Learner, f.Measured, f.Modelled, f.Ratio())
 	}
-	fmt.Println()
-	return out, nil
+	fmt.Fprintln(w)
 }
 
 func run(args []string) error {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	out := fs.String("out", "", "output directory for results.csv (required)")
+	fs := newCommand("run")
+	out := fs.String("out", "", "output directory for results.csv and the reports (required)")
 	data := fs.String("data", "", "data directory (default: --out); stored results are reused")
 	reps := fs.Int("reps", 0, "run only this many repetitions of each sweep (0: as in the file)")
 	parallel := fs.Int("parallel", 0, "jobs at once (0: all cores)")
-	executor := fs.String("executor", "experiment", "job executor (experiment, deterministic, noop)")
+	executor := fs.String("executor", "experiment", "job executor: experiment, or deterministic/noop for tests")
 	level := fs.String("log-level", "warn", "log level")
 	methodsFile := fs.String("methods", "", "methods file of the external methods the grid may use (see docs/METHODS.md)")
-	pos, err := parse(fs, args)
+	fs.Hide("executor")
+	pos, err := fs.Parse(args)
 	if err != nil {
 		return err
 	}
 	if *out == "" {
-		return errors.New("--out is required")
+		return fs.Usagef("--out is required")
 	}
-	f, err := loadGrid(pos, *reps)
+	f, err := loadGrid(fs, pos, *reps)
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"os/signal"
@@ -23,22 +22,15 @@ const ReportDir = "report"
 // reportCmd writes the report of one stored sweep from a data directory
 // (a live one or a copy; it is opened read-only, no coordinator needed).
 func reportCmd(args []string) error {
-	fs := flag.NewFlagSet("report", flag.ContinueOnError)
+	fs := newCommand("report")
 	data := fs.String("data", "", "data directory holding the store (required; read only)")
 	out := fs.String("out", "", "report directory to write (required; created if missing)")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: coordinator report [SWEEP] --data DIR --out DIR\n\n"+
-			"SWEEP is a sweep id, a unique id prefix or a sweep name; without it the\n"+
-			"store must hold a single sweep.\n\n")
-		fs.PrintDefaults()
-	}
-	pos, err := parse(fs, args)
+	pos, err := fs.Parse(args)
 	if err != nil {
 		return err
 	}
 	if *data == "" || *out == "" || len(pos) > 1 {
-		fs.Usage()
-		return errors.New("need --data and --out, and at most one sweep")
+		return fs.Usagef("need --data and --out, and at most one sweep")
 	}
 	if filepath.Clean(*out) == filepath.Clean(*data) {
 		return errors.New("--out must differ from --data: the report's results.csv would replace the tidy table 'run' wrote there")

@@ -1,13 +1,12 @@
 // Command worker joins a misslab coordinator and runs jobs on all cores
 // until SIGTERM or Ctrl-C, then drains and exits. It exits with status 1,
 // saying why, when the coordinator refuses it (certificate, TLS, token or
-// cluster), and with status 2 on bad flags.
+// cluster), and with status 2 on bad flags; --help and --version print to
+// standard output and exit 0.
 package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -18,24 +17,34 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/misslab/misslab/internal/cli"
 	"github.com/misslab/misslab/internal/methodid"
 	"github.com/misslab/misslab/internal/methods"
 	"github.com/misslab/misslab/internal/run"
+	"github.com/misslab/misslab/internal/version"
 	"github.com/misslab/misslab/internal/worker"
 )
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := realMain(ctx, os.Args[1:], os.Stderr)
+	code := realMain(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
 }
 
+// about is the worker's usage text after its usage line.
+const about = `Joins the coordinator at --join and runs its jobs on all cores until
+SIGTERM or Ctrl-C, then drains (running jobs finish and are delivered) and
+exits. It exits with status 1, saying why, when the coordinator refuses it
+(certificate, TLS, token, cluster or floating-point class), and with status 2
+on a command line that does not parse. 'worker --version' prints misslab's
+version and the floating-point class, which must be the coordinator's.`
+
 // realMain runs the worker with the command-line arguments args, logging to
-// stderr, until ctx ends; it returns the exit status.
-func realMain(ctx context.Context, args []string, stderr io.Writer) int {
-	fs := flag.NewFlagSet("worker", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+// stderr, until ctx ends; it returns the exit status. Help and the
+// version go to stdout.
+func realMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := cli.New("worker", "--join HOST:PORT [flags]", about)
 	join := fs.String("join", "", "coordinator address host:port (required)")
 	parallel := fs.Int("parallel", 0, "jobs run at once (0: all cores)")
 	prefetch := fs.Int("prefetch", 0, "leases held beyond --parallel (0: as many as --parallel)")
@@ -48,16 +57,22 @@ func realMain(ctx context.Context, args []string, stderr io.Writer) int {
 	tableDir := fs.String("table-dir", "", "directory of the tables fetched for table sweeps (default "+worker.DefaultTableDir()+")")
 	methodsFile := fs.String("methods", "", "methods file: the external methods this worker runs (see docs/METHODS.md)")
 	methodDir := fs.String("method-dir", "", "where methods' per-call files go (default: $TMPDIR, else /dev/shm when it has 256 MiB free, else the system temporary directory)")
-	sec := addSecurity(fs)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	showVersion := fs.Bool("version", false, "print misslab's version, commit, Go release and floating-point class, and exit")
+	sec := addSecurity(fs.FlagSet)
+	fs.Hide("executor", "delay")
+	pos, err := fs.Parse(args)
+	switch {
+	case err != nil:
+	case *showVersion || len(pos) == 1 && pos[0] == "version":
+		fmt.Fprintln(stdout, version.Line())
+		return 0
+	case *join == "":
+		err = fs.Usagef("--join is required")
+	case len(pos) > 0:
+		err = fs.Usagef("unexpected argument %q", pos[0])
 	}
-	if *join == "" || fs.NArg() > 0 {
-		fmt.Fprintln(stderr, "usage: worker --join host:port [--parallel N]")
-		return 2
+	if err != nil {
+		return cli.Exit(stdout, stderr, "worker", err)
 	}
 	log := hclog.New(&hclog.LoggerOptions{Name: "worker", Level: hclog.LevelFromString(*level), Output: stderr})
 	exec, err := worker.NewExecutor(*executor)

@@ -51,7 +51,7 @@ func TestRefusedWorkerExitsOne(t *testing.T) {
 			var out bytes.Buffer
 			args := append([]string{"--join", lis.Addr().String(), "--executor", "noop", "--parallel", "1",
 				"--max-backoff", "50ms"}, c.flags...)
-			code := realMain(ctx, args, &out)
+			code := realMain(ctx, args, &out, &out)
 			if code != 1 || ctx.Err() != nil {
 				t.Fatalf("exit status %d (deadline passed: %v), want 1:\n%s", code, ctx.Err() != nil, out.String())
 			}

@@ -58,7 +58,7 @@ func (c *Command) Parse(args []string) ([]string, error) {
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, &HelpError{Cmd: c}
 			}
-			return nil, &UsageError{Cmd: c, Err: err}
+			return nil, &UsageError{Cmd: c, Err: dashes(err)}
 		}
 		rest := c.Args()
 		if len(rest) == 0 {
@@ -70,6 +70,32 @@ func (c *Command) Parse(args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// dashes rewrites the flag package's errors, which write every flag with
+// one dash, in the --flag form of the usage.
+func dashes(err error) error {
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
+		return errors.New("unknown flag " + dash(name))
+	}
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
+		return errors.New("flag " + dash(name) + " needs a value")
+	}
+	if before, after, ok := strings.Cut(msg, " for flag -"); ok {
+		name, rest, _ := strings.Cut(after, ":")
+		return errors.New(before + " for flag " + dash(name) + ":" + rest)
+	}
+	return err
+}
+
+// dash returns a flag's name with its dashes: -o, --reps.
+func dash(name string) string {
+	name = strings.TrimLeft(name, "-")
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
 }
 
 // Usagef returns a *UsageError: the command line itself is wrong (a
@@ -98,8 +124,8 @@ func (e *UsageError) Unwrap() error { return e.Err }
 
 // Exit reports a command's error as a command line does and returns the
 // exit status: nil is 0; a *HelpError prints the usage to stdout and is
-// 0; a *UsageError prints "name: message", a blank line and the usage to
-// stderr and is 2; any other error prints "name: message" to stderr and
+// 0; a *UsageError prints "name: message", the usage line and where to
+// find more to stderr and is 2; any other error prints "name: message" to stderr and
 // is 1. name is the command's name as the user typed it.
 func Exit(stdout, stderr io.Writer, name string, err error) int {
 	var help *HelpError
@@ -111,8 +137,7 @@ func Exit(stdout, stderr io.Writer, name string, err error) int {
 		help.Cmd.WriteUsage(stdout)
 		return 0
 	case errors.As(err, &usage):
-		fmt.Fprintf(stderr, "%s: %v\n\n", name, usage.Err)
-		usage.Cmd.WriteUsage(stderr)
+		fmt.Fprintf(stderr, "%s: %v\n%s\nRun '%s --help' for more.\n", name, usage.Err, usage.Cmd.usageLine(), usage.Cmd.Name)
 		return 2
 	}
 	fmt.Fprintf(stderr, "%s: %v\n", name, err)
@@ -124,7 +149,7 @@ func Exit(stdout, stderr io.Writer, name string, err error) int {
 // its value's kind, its description and its default when not zero.
 func (c *Command) WriteUsage(w io.Writer) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "usage: %s %s\n", c.Name, c.Synopsis)
+	b.WriteString(c.usageLine() + "\n")
 	if c.About != "" {
 		b.WriteString("\n" + strings.TrimRight(c.About, "\n") + "\n")
 	}
@@ -138,11 +163,7 @@ func (c *Command) WriteUsage(w io.Writer) {
 			first = false
 		}
 		kind, text := flag.UnquoteUsage(f)
-		dash := "--"
-		if len(f.Name) == 1 {
-			dash = "-"
-		}
-		b.WriteString("  " + dash + f.Name)
+		b.WriteString("  " + dash(f.Name))
 		if kind != "" {
 			b.WriteString(" " + kind)
 		}
@@ -157,6 +178,11 @@ func (c *Command) WriteUsage(w io.Writer) {
 		wrap(&b, text, "        ", 78)
 	})
 	io.WriteString(w, b.String())
+}
+
+// usageLine is "usage: NAME SYNOPSIS".
+func (c *Command) usageLine() string {
+	return "usage: " + strings.TrimSpace(c.Name+" "+c.Synopsis)
 }
 
 // zeroDefault reports whether a flag's default is its type's zero value,
