@@ -311,7 +311,7 @@ func exportTo(w io.Writer, args []string) error {
 	}
 	err = writeOut(*out, w, func(w io.Writer) error { return exp(ctx, pos[0], w) })
 	if client.Unreachable(err) {
-		return fmt.Errorf("%w; or export from the data directory, with no coordinator, with --data DIR", err)
+		return fmt.Errorf("%w; or, with no coordinator, export from its data directory with --data DIR", err)
 	}
 	return err
 }
