@@ -34,7 +34,7 @@ func TestShippedMethodsFile(t *testing.T) {
 		files   []string
 	}{
 		{"hgb", methodid.Learner, true, []string{"sklearn_hgb.py", "misslab_method.py"}},
-		{"iterative", methodid.Imputer, false, []string{"sklearn_iterative.py", "misslab_method.py"}},
+		{"sk_iterative", methodid.Imputer, false, []string{"sklearn_iterative.py", "misslab_method.py"}},
 		{"knn_impute", methodid.Imputer, false, []string{"sklearn_knn.py", "misslab_method.py"}},
 		{"rpart", methodid.Learner, true, []string{"rpart_surrogate.R", "misslab_method.R"}},
 	}
@@ -112,8 +112,8 @@ func TestImputers(t *testing.T) {
 		name string
 		s    learn.Settings
 	}{
-		{"iterative", nil},
-		{"iterative", learn.Settings{"max_iter": 5, "sample_posterior": 1, "n_nearest_features": 2}},
+		{"sk_iterative", nil},
+		{"sk_iterative", learn.Settings{"max_iter": 5, "sample_posterior": 1, "n_nearest_features": 2}},
 		{"knn_impute", nil},
 		{"knn_impute", learn.Settings{"n_neighbors": 3}},
 	} {
@@ -333,7 +333,7 @@ func TestImputersBeatTheMean(t *testing.T) {
 	}
 	base := rmse(meanImp)
 	want := math.Sqrt(1 - 8*rho*rho/(1+7*rho))
-	for _, name := range []string{"iterative", "knn_impute"} {
+	for _, name := range []string{"sk_iterative", "knn_impute"} {
 		_, Xti, _, err := run.Impute(ctx(t), call(t, cat, name, 3, nil), X, Xt)
 		if err != nil {
 			t.Fatal(err)
@@ -343,8 +343,8 @@ func TestImputersBeatTheMean(t *testing.T) {
 		if got >= 0.9*base {
 			t.Errorf("%s: RMSE %.3f is not below mean imputation's %.3f", name, got, base)
 		}
-		if name == "iterative" && math.Abs(got-want) > 0.1 {
-			t.Errorf("iterative: RMSE %.3f, want the conditional sd %.3f ± 0.1", got, want)
+		if name == "sk_iterative" && math.Abs(got-want) > 0.1 {
+			t.Errorf("sk_iterative: RMSE %.3f, want the conditional sd %.3f ± 0.1", got, want)
 		}
 	}
 }

@@ -129,7 +129,7 @@ func TestClassifiesRefuses(t *testing.T) {
 	}{
 		{name: "ridge", spec: parsed("linear/mean"), s: Settings{"lambda": 2}, wantErr: ErrBadSetting},
 		{name: "external-learner", spec: parsedWith("hgb/native"), wantErr: ErrNotImplemented},
-		{name: "external-imputer", spec: parsedWith("tree/iterative"), wantErr: ErrNotImplemented},
+		{name: "external-imputer", spec: parsedWith("tree/sk_iterative"), wantErr: ErrNotImplemented},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := NewFromSpec(tc.spec(t), tc.s, Env{Classes: 2, Methods: &fakeRunner{}})

@@ -71,7 +71,7 @@ func Strategies(learner string) []string {
 
 // Spec is a parsed pipeline name such as "tree/surrogate+mask" or, with
 // external methods (see methodid.Method), "hgb/native" or
-// "tree/iterative+mask".
+// "tree/sk_iterative+mask".
 type Spec struct {
 	Learner  string
 	Strategy string
