@@ -12,7 +12,8 @@
 # hgb is scikit-learn's HistGradientBoostingRegressor with its native NA
 # handling; sk_iterative and knn_impute are scikit-learn's IterativeImputer
 # and KNNImputer, fitted on the training set and feeding misslab's own
-# learners.
+# learners (the built-in strategies iterative and knn are Go ports of the
+# same two imputers, whose names the methods therefore cannot take).
 sweep "byom" {
   seed        = 1
   repetitions = 10

@@ -23,6 +23,10 @@ method "hgb" {
   timeout         = "10m"
 }
 
+# "iterative" and "knn" are misslab's built-in strategies (native Go
+# ports of these two scikit-learn imputers, no Python needed; "knn" is
+# also the built-in learner), so the methods that call scikit-learn
+# itself have other names.
 method "sk_iterative" {
   kind    = "imputer"
   command = ["python3", "sklearn_iterative.py"]
@@ -31,7 +35,6 @@ method "sk_iterative" {
   timeout = "10m"
 }
 
-# "knn" is misslab's built-in learner, so the imputer has another name.
 method "knn_impute" {
   kind    = "imputer"
   command = ["python3", "sklearn_knn.py"]

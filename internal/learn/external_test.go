@@ -105,6 +105,8 @@ func TestParseSpecWith(t *testing.T) {
 		{name: "later/native", learner: "later", strategy: NativeNA}, // unbound: kind from its place
 		{name: "tree/later", imp: "later", strategy: "later"},
 		{name: "tree/mia", strategy: MIA},
+		{name: "hgb/iterative+mask", learner: "hgb", strategy: Iterative, mask: true}, // built in
+		{name: "forest/knn", strategy: KNNImpute},
 		{name: "strict/native", wantErr: true},      // accepts_missing = false
 		{name: "hgb/surrogate", wantErr: true},      // a tree strategy
 		{name: "tree/hgb", wantErr: true},           // a learner in an imputer's place
@@ -149,6 +151,9 @@ func TestMethodSettings(t *testing.T) {
 	}{
 		{"tree/sk_iterative", Settings{"cp": 0.01, "sk_iterative.k": 5}, nil, Settings{"k": 5}, false},
 		{"hgb/gaussian", Settings{"shrink": 0.1, "max_iter": 3}, Settings{"max_iter": 3}, nil, false},
+		// The built-in iterative's keys are prefixed so that hgb keeps its own.
+		{"hgb/iterative", Settings{"iterative_maxiter": 4, "max_iter": 3, "tol": 1e-5}, Settings{"max_iter": 3, "tol": 1e-5}, nil, false},
+		{"hgb/knn", Settings{"knn_k": 3, "k": 9}, Settings{"k": 9}, nil, false},
 		{"hgb/sk_iterative", Settings{"max_iter": 3, "sk_iterative.max_iter": 7}, Settings{"max_iter": 3}, Settings{"max_iter": 7}, false},
 		{"tree/sk_iterative", Settings{"rpart_defaults": 1}, nil, Settings{}, false}, // a preset is the tree's
 		{"tree/sk_iterative", Settings{"k": 5}, nil, nil, true},                      // not the tree's, not prefixed
@@ -421,6 +426,7 @@ func TestCheckMethodName(t *testing.T) {
 	}{
 		{"hgb", ""},
 		{"sk_iterative", ""},
+		{"iterative", `learn: unknown pipeline: method name "iterative" is a built-in learner or strategy of misslab`},
 		{"Hgb", `learn: unknown pipeline: method name "Hgb": want a lower-case letter, then letters, digits or _ (at most 40 bytes)`},
 		{"tree", `learn: unknown pipeline: method name "tree" is a built-in learner or strategy of misslab`},
 		{"mean", `learn: unknown pipeline: method name "mean" is a built-in learner or strategy of misslab`},
