@@ -146,3 +146,44 @@ func writeNA(b *testing.B, path string, X *mat.Dense) {
 		b.Fatal(err)
 	}
 }
+
+// BenchmarkImputeCost measures what plan's cost model charges a strategy
+// (plan.DefaultCostModel's Strategies): Fit on n training rows, then
+// Transform of the training rows and of 1000 test rows, on the paper's
+// Experiment 1 design (benchData's law: d = 9, 20% MCAR on X1..X3), at
+// n = 1000, 3000 and 10⁴, for gaussian, iterative and knn (one
+// goroutine). It reports CPU milliseconds per operation.
+func BenchmarkImputeCost(b *testing.B) {
+	mu := make([]float64, 9)
+	for j := range mu {
+		mu[j] = 1
+	}
+	imps := []struct {
+		name string
+		imp  Imputer
+	}{{"gaussian", NewGaussian()}, {"iterative", Iterative{}}, {"knn", KNN{}}}
+	for _, im := range imps {
+		for _, n := range []int{1000, 3000, 10000} {
+			b.Run(fmt.Sprintf("%s/n=%d", im.name, n), func(b *testing.B) {
+				r := rand.New(rand.NewPCG(1, 2))
+				X := gaussianSample(r, n, mu, equicorrelated(9, 0.5), 0.2, []int{0, 1, 2})
+				Xte := gaussianSample(r, 1000, mu, equicorrelated(9, 0.5), 0.2, []int{0, 1, 2})
+				ctx := context.Background()
+				start := learntest.CPUTime()
+				for b.Loop() {
+					tr, err := im.imp.Fit(ctx, X)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if _, err := tr.Transform(X); err != nil {
+						b.Fatal(err)
+					}
+					if _, err := tr.Transform(Xte); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(float64(learntest.CPUTime()-start)/float64(b.N)/1e6, "cpu-ms/op")
+			})
+		}
+	}
+}
