@@ -10,13 +10,14 @@
 # adapter: misslab's tree/surrogate was built to match it node by node,
 # and the two must score identically on every repetition (CI checks it).
 # hgb is scikit-learn's HistGradientBoostingRegressor with its native NA
-# handling; iterative and knn_impute are scikit-learn's IterativeImputer
+# handling; sk_iterative and knn_impute are scikit-learn's IterativeImputer
 # and KNNImputer, fitted on the training set and feeding misslab's own
-# learners.
+# learners (the built-in strategies iterative and knn are Go ports of the
+# same two imputers, whose names the methods therefore cannot take).
 sweep "byom" {
   seed        = 1
   repetitions = 10
-  methods     = ["rpart", "hgb", "iterative", "knn_impute"]
+  methods     = ["rpart", "hgb", "sk_iterative", "knn_impute"]
 
   data {
     model = "quadratic"
@@ -38,6 +39,6 @@ sweep "byom" {
 
   pipelines { # scikit-learn's imputers in front of misslab's learners
     learners   = ["tree", "svm"]
-    strategies = ["mean", "iterative", "knn_impute+mask"]
+    strategies = ["mean", "sk_iterative", "knn_impute+mask"]
   }
 }

@@ -110,7 +110,7 @@ func hostMethods(t *testing.T) string {
 
 // testImage builds, from the Python image, one that also holds fake.py
 // and the test's methods file in /methods (beside the image's adapters,
-// which the test's hgb and iterative run). It is removed after the test.
+// which the test's hgb and sk_iterative run). It is removed after the test.
 func testImage(t *testing.T) string {
 	t.Helper()
 	if _, err := runCmd("docker", "image", "inspect", pyImage); err != nil {
@@ -156,7 +156,7 @@ func (p *project) startPython() string {
 	return p.containers("worker-py")[0]
 }
 
-// checkIdentities checks that the Python worker offers hgb and iterative
+// checkIdentities checks that the Python worker offers hgb and sk_iterative
 // under the identities the host's methods file gives them (else the image
 // is older than examples/methods: rebuild it).
 func (p *project) checkIdentities(py, hostFile string) {
@@ -166,7 +166,7 @@ func (p *project) checkIdentities(py, hostFile string) {
 		p.t.Fatal(err)
 	}
 	logs := p.docker("logs", py)
-	for _, name := range []string{"hgb", "iterative"} {
+	for _, name := range []string{"hgb", "sk_iterative"} {
 		m, _ := cat.Lookup(name)
 		if want := fmt.Sprintf("method=%s kind=%s id=%s", name, m.Kind, m.ID[:16]); !strings.Contains(logs, want) {
 			p.t.Fatalf("worker-py does not offer %q: the image's methods differ from examples/methods "+
@@ -176,7 +176,7 @@ func (p *project) checkIdentities(py, hostFile string) {
 }
 
 // routing submits a sweep of built-in pipelines and one that needs hgb
-// and iterative: the plain worker runs jobs of the first only, and the
+// and sk_iterative: the plain worker runs jobs of the first only, and the
 // second's scores equal a local run's bit for bit.
 func routing(p *project, plain, hostFile string) {
 	c := p.client()

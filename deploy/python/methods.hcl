@@ -17,7 +17,7 @@ method "hgb" {
   timeout         = "10m"
 }
 
-method "iterative" {
+method "sk_iterative" {
   kind    = "imputer"
   command = ["/usr/bin/python3", "sklearn_iterative.py"]
   files   = ["sklearn_iterative.py", "misslab_method.py"]

@@ -35,7 +35,7 @@ func TestShippedMethodsFile(t *testing.T) {
 		tasks   methodid.Tasks
 	}{
 		{"hgb", methodid.Learner, true, []string{"sklearn_hgb.py", "misslab_method.py"}, methodid.TasksRegression},
-		{"iterative", methodid.Imputer, false, []string{"sklearn_iterative.py", "misslab_method.py"}, methodid.TasksRegression},
+		{"sk_iterative", methodid.Imputer, false, []string{"sklearn_iterative.py", "misslab_method.py"}, methodid.TasksRegression},
 		{"knn_impute", methodid.Imputer, false, []string{"sklearn_knn.py", "misslab_method.py"}, methodid.TasksRegression},
 		{"rpart", methodid.Learner, true, []string{"rpart_surrogate.R", "misslab_method.R"}, methodid.TasksRegression},
 		{"logit", methodid.Learner, true, []string{"sklearn_logit.py", "misslab_method.py", "misslab_classify.py"}, methodid.TasksClassification},
@@ -115,8 +115,8 @@ func TestImputers(t *testing.T) {
 		name string
 		s    learn.Settings
 	}{
-		{"iterative", nil},
-		{"iterative", learn.Settings{"max_iter": 5, "sample_posterior": 1, "n_nearest_features": 2}},
+		{"sk_iterative", nil},
+		{"sk_iterative", learn.Settings{"max_iter": 5, "sample_posterior": 1, "n_nearest_features": 2}},
 		{"knn_impute", nil},
 		{"knn_impute", learn.Settings{"n_neighbors": 3}},
 	} {
@@ -336,7 +336,7 @@ func TestImputersBeatTheMean(t *testing.T) {
 	}
 	base := rmse(meanImp)
 	want := math.Sqrt(1 - 8*rho*rho/(1+7*rho))
-	for _, name := range []string{"iterative", "knn_impute"} {
+	for _, name := range []string{"sk_iterative", "knn_impute"} {
 		_, Xti, _, err := run.Impute(ctx(t), call(t, cat, name, 3, nil), X, Xt)
 		if err != nil {
 			t.Fatal(err)
@@ -346,8 +346,8 @@ func TestImputersBeatTheMean(t *testing.T) {
 		if got >= 0.9*base {
 			t.Errorf("%s: RMSE %.3f is not below mean imputation's %.3f", name, got, base)
 		}
-		if name == "iterative" && math.Abs(got-want) > 0.1 {
-			t.Errorf("iterative: RMSE %.3f, want the conditional sd %.3f ± 0.1", got, want)
+		if name == "sk_iterative" && math.Abs(got-want) > 0.1 {
+			t.Errorf("sk_iterative: RMSE %.3f, want the conditional sd %.3f ± 0.1", got, want)
 		}
 	}
 }

@@ -40,7 +40,7 @@ func TestByomGrid(t *testing.T) {
 	for job, s := range r2 {
 		jobs++
 		for _, p := range []string{"tree/surrogate", "rpart/native", "hgb/native", "hgb/mean+mask",
-			"tree/iterative", "svm/knn_impute+mask"} {
+			"tree/sk_iterative", "svm/knn_impute+mask"} {
 			if v, ok := s[p]; !ok || math.IsNaN(v) {
 				t.Errorf("job %s: no score for %s", job, p)
 			}

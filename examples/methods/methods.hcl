@@ -24,7 +24,11 @@ method "hgb" {
   timeout         = "10m"
 }
 
-method "iterative" {
+# "iterative" and "knn" are misslab's built-in strategies (native Go
+# ports of these two scikit-learn imputers, no Python needed; "knn" is
+# also the built-in learner), so the methods that call scikit-learn
+# itself have other names.
+method "sk_iterative" {
   kind    = "imputer"
   command = ["python3", "sklearn_iterative.py"]
   files   = ["sklearn_iterative.py", "misslab_method.py"]
@@ -32,7 +36,6 @@ method "iterative" {
   timeout = "10m"
 }
 
-# "knn" is misslab's built-in learner, so the imputer has another name.
 method "knn_impute" {
   kind    = "imputer"
   command = ["python3", "sklearn_knn.py"]

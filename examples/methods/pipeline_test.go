@@ -28,9 +28,9 @@ func TestPipelines(t *testing.T) {
 		{"hgb/native", learn.Settings{"max_iter": 50}},
 		{"hgb/mean+mask", nil},
 		{"rpart/native", learn.Settings{"minbucket": 10}},
-		{"tree/iterative", learn.Settings{"minbucket": 10, "iterative.max_iter": 5}}, // the imputer's own keys are prefixed
+		{"tree/sk_iterative", learn.Settings{"minbucket": 10, "sk_iterative.max_iter": 5}}, // the imputer's own keys are prefixed
 		{"linear/knn_impute+mask", learn.Settings{"knn_impute.n_neighbors": 3}},
-		{"rpart/iterative", learn.Settings{"minbucket": 10, "iterative.max_iter": 5}}, // each method gets its own keys
+		{"rpart/sk_iterative", learn.Settings{"minbucket": 10, "sk_iterative.max_iter": 5}}, // each method gets its own keys
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p := pipeline(t, cat, tc.name, tc.s, env)

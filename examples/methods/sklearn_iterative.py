@@ -1,4 +1,4 @@
-"""misslab imputer "iterative": scikit-learn's IterativeImputer (MICE-style
+"""misslab imputer "sk_iterative": scikit-learn's IterativeImputer (MICE-style
 chained Bayesian ridge regressions), fitted on the training covariates
 only and applied unchanged to the test covariates.
 

@@ -11,18 +11,18 @@ import (
 )
 
 // taskGrid is a sweep of the given task over the external learner
-// learner (natively) and a tree behind the external imputer iterative.
+// learner (natively) and a tree behind the external imputer sk_iterative.
 func taskGrid(t *testing.T, task, learner string) *Sweep {
 	t.Helper()
 	src := `sweep "byom" {
   seed        = 1
   repetitions = 2
-  methods     = ["` + learner + `", "iterative"]
+  methods     = ["` + learner + `", "sk_iterative"]
   data {
     model = "quadratic"
     task  = "` + task + `"
   }
-  pipelines { names = ["` + learner + `/native", "tree/iterative+mask", "` + learner + `/iterative"] }
+  pipelines { names = ["` + learner + `/native", "tree/sk_iterative+mask", "` + learner + `/sk_iterative"] }
 }
 `
 	f, err := Parse([]byte(src), "byom.hcl", ParseOptions{})
@@ -38,7 +38,7 @@ func taskGrid(t *testing.T, task, learner string) *Sweep {
 // either task.
 func TestBindChecksTheTask(t *testing.T) {
 	id := func(c string) string { return strings.Repeat(c, 64) }
-	iterative := methodid.Method{Name: "iterative", Kind: methodid.Imputer, ID: id("c")}
+	iterative := methodid.Method{Name: "sk_iterative", Kind: methodid.Imputer, ID: id("c")}
 	for _, tc := range []struct {
 		name, task string
 		learner    methodid.Method
@@ -57,7 +57,7 @@ func TestBindChecksTheTask(t *testing.T) {
 			sw := taskGrid(t, tc.task, tc.learner.Name)
 			before := sw.Hash()
 			err := sw.Bind(func(name string, kind methodid.Kind) (methodid.Method, error) {
-				if name == "iterative" {
+				if name == "sk_iterative" {
 					return iterative, nil
 				}
 				return tc.learner, nil

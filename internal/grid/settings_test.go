@@ -61,3 +61,47 @@ func TestSettingsCheckedByLearn(t *testing.T) {
 		})
 	}
 }
+
+// TestScikitStrategySettings: the built-in iterative and knn strategies
+// take their settings in strategy blocks; "knn" names the KNN learner in
+// a learner block and the KNN imputer in a strategy block, each with its
+// own keys; a key of the other is refused.
+func TestScikitStrategySettings(t *testing.T) {
+	src := func(blocks string) []byte {
+		return []byte(`sweep "s" {
+  seed = 1
+  repetitions = 1
+  data { model = "quadratic" }
+  pipelines {
+    learners   = ["knn", "tree"]
+    strategies = ["iterative+mask", "knn"]
+  }
+` + blocks + `
+}`)
+	}
+	f, err := Parse(src(`  learner "knn" { k = 7 }
+  strategy "knn" { knn_k = 3 }
+  strategy "iterative" { iterative_maxiter = 4 }`), "ok.hcl", ParseOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, p := range f.Sweeps[0].Pipelines {
+		got[p.Name()] = p.Resolved().String()
+	}
+	want := map[string]string{
+		"knn/knn":             "{k=7,knn_k=3}",
+		"knn/iterative+mask":  "{iterative_maxiter=4,iterative_tol=0.001,k=7}",
+		"tree/knn":            "{cp=0,knn_k=3,maxdepth=30,maxsurrogate=5,minbucket=30,minsplit=0}",
+		"tree/iterative+mask": "{cp=0,iterative_maxiter=4,iterative_tol=0.001,maxdepth=30,maxsurrogate=5,minbucket=30,minsplit=0}",
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("%s: resolved %s, want %s", name, got[name], w)
+		}
+	}
+	_, err = Parse(src(`  strategy "knn" { k = 3 }`), "bad.hcl", ParseOptions{})
+	if !errors.Is(err, ErrInvalid) || !strings.Contains(err.Error(), `unknown key "k"`) {
+		t.Errorf("k in the knn strategy block: %v, want unknown key", err)
+	}
+}

@@ -67,15 +67,15 @@ func TestTaskFits(t *testing.T) {
 	}{
 		{"hgb/native", false, nil},
 		{"hgb/native", true, []string{`external learner "hgb" does not declare classification`, `tasks = ["regression", "classification"]`, "fit_predict_proba"}},
-		{"hgb/iterative", true, []string{`"hgb" does not declare classification`}},
+		{"hgb/sk_iterative", true, []string{`"hgb" does not declare classification`}},
 		{"hgbc/native", true, nil},
 		{"hgbc/native", false, nil},
 		{"logit/mean+mask", true, nil},
-		{"logit/iterative", true, nil},
+		{"logit/sk_iterative", true, nil},
 		{"logit/mean", false, []string{`external learner "logit" does classification only`, `tasks = ["classification"]`}},
-		{"tree/iterative", true, nil}, // an external imputer never sees y
-		{"tree/iterative+mask", true, nil},
-		{"linear/iterative", true, nil},
+		{"tree/sk_iterative", true, nil}, // an external imputer never sees y
+		{"tree/sk_iterative+mask", true, nil},
+		{"linear/sk_iterative", true, nil},
 		{"later/native", true, nil}, // unbound: checked once bound
 		{"later/native", false, nil},
 	} {
@@ -120,9 +120,9 @@ func TestExternalImputerClassifies(t *testing.T) {
 	train, y, test := classData()
 	ctx := context.Background()
 	for _, tc := range []struct{ ext, in string }{
-		{"tree/iterative+mask", "tree/constant+mask"},
-		{"tree/iterative", "tree/constant"},
-		{"linear/iterative+mask", "linear/constant+mask"},
+		{"tree/sk_iterative+mask", "tree/constant+mask"},
+		{"tree/sk_iterative", "tree/constant"},
+		{"linear/sk_iterative+mask", "linear/constant+mask"},
 	} {
 		t.Run(tc.ext, func(t *testing.T) {
 			sp, err := ParseSpecWith(tc.ext, methodsOf(iter))
@@ -183,7 +183,7 @@ func TestExternalClassifier(t *testing.T) {
 	}{
 		{"hgbc/native", 1, true, 3},
 		{"logit/mean+mask", 1, false, 4},
-		{"logit/iterative", 2, false, 3},
+		{"logit/sk_iterative", 2, false, 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			sp, err := ParseSpecWith(tc.name, lookup)

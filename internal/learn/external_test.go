@@ -88,7 +88,7 @@ func methodsOf(ms ...methodid.Method) MethodLookup {
 var (
 	hgb     = methodid.Method{Name: "hgb", Kind: methodid.Learner, AcceptsMissing: true, ID: "aa"}
 	strict  = methodid.Method{Name: "strict", Kind: methodid.Learner, ID: "bb"}
-	iter    = methodid.Method{Name: "iterative", Kind: methodid.Imputer, ID: "cc"}
+	iter    = methodid.Method{Name: "sk_iterative", Kind: methodid.Imputer, ID: "cc"}
 	unbound = methodid.Method{Name: "later"}
 )
 
@@ -103,18 +103,20 @@ func TestParseSpecWith(t *testing.T) {
 		{name: "hgb/native", learner: "hgb", strategy: NativeNA},
 		{name: "hgb/mean+mask", learner: "hgb", strategy: Mean, mask: true},
 		{name: "hgb/mia-inf", learner: "hgb", strategy: MIAInf},
-		{name: "hgb/iterative", learner: "hgb", imp: "iterative", strategy: "iterative"},
-		{name: "tree/iterative+mask", imp: "iterative", strategy: "iterative", mask: true},
-		{name: "svm/iterative", imp: "iterative", strategy: "iterative"},
+		{name: "hgb/sk_iterative", learner: "hgb", imp: "sk_iterative", strategy: "sk_iterative"},
+		{name: "tree/sk_iterative+mask", imp: "sk_iterative", strategy: "sk_iterative", mask: true},
+		{name: "svm/sk_iterative", imp: "sk_iterative", strategy: "sk_iterative"},
 		{name: "later/native", learner: "later", strategy: NativeNA}, // unbound: kind from its place
 		{name: "tree/later", imp: "later", strategy: "later"},
 		{name: "tree/mia", strategy: MIA},
-		{name: "strict/native", wantErr: true},   // accepts_missing = false
-		{name: "hgb/surrogate", wantErr: true},   // a tree strategy
-		{name: "tree/hgb", wantErr: true},        // a learner in an imputer's place
-		{name: "iterative/mean", wantErr: true},  // an imputer in a learner's place
-		{name: "bayes/iterative", wantErr: true}, // the oracle imputes nothing
-		{name: "tree/native", wantErr: true},     // native is for external learners
+		{name: "hgb/iterative+mask", learner: "hgb", strategy: Iterative, mask: true}, // built in
+		{name: "forest/knn", strategy: KNNImpute},
+		{name: "strict/native", wantErr: true},      // accepts_missing = false
+		{name: "hgb/surrogate", wantErr: true},      // a tree strategy
+		{name: "tree/hgb", wantErr: true},           // a learner in an imputer's place
+		{name: "sk_iterative/mean", wantErr: true},  // an imputer in a learner's place
+		{name: "bayes/sk_iterative", wantErr: true}, // the oracle imputes nothing
+		{name: "tree/native", wantErr: true},        // native is for external learners
 		{name: "nope/mean", wantErr: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -151,15 +153,18 @@ func TestMethodSettings(t *testing.T) {
 		s, learner, impu Settings
 		wantErr          bool
 	}{
-		{"tree/iterative", Settings{"cp": 0.01, "iterative.k": 5}, nil, Settings{"k": 5}, false},
+		{"tree/sk_iterative", Settings{"cp": 0.01, "sk_iterative.k": 5}, nil, Settings{"k": 5}, false},
 		{"hgb/gaussian", Settings{"shrink": 0.1, "max_iter": 3}, Settings{"max_iter": 3}, nil, false},
-		{"hgb/iterative", Settings{"max_iter": 3, "iterative.max_iter": 7}, Settings{"max_iter": 3}, Settings{"max_iter": 7}, false},
-		{"tree/iterative", Settings{"rpart_defaults": 1}, nil, Settings{}, false}, // a preset is the tree's
-		{"tree/iterative", Settings{"k": 5}, nil, nil, true},                      // not the tree's, not prefixed
-		{"tree/iterative", Settings{"cp": 7}, nil, nil, true},                     // a built-in key is still checked
-		{"hgb/native", Settings{"lr": math.Inf(1)}, nil, nil, true},               // JSON has no ∞
-		{"hgb/native", Settings{"knn.k": 1}, nil, nil, true},                      // no such imputer
-		{"tree/mean", Settings{"k": 5}, nil, nil, true},                           // no external method to take it
+		// The built-in iterative's keys are prefixed so that hgb keeps its own.
+		{"hgb/iterative", Settings{"iterative_maxiter": 4, "max_iter": 3, "tol": 1e-5}, Settings{"max_iter": 3, "tol": 1e-5}, nil, false},
+		{"hgb/knn", Settings{"knn_k": 3, "k": 9}, Settings{"k": 9}, nil, false},
+		{"hgb/sk_iterative", Settings{"max_iter": 3, "sk_iterative.max_iter": 7}, Settings{"max_iter": 3}, Settings{"max_iter": 7}, false},
+		{"tree/sk_iterative", Settings{"rpart_defaults": 1}, nil, Settings{}, false}, // a preset is the tree's
+		{"tree/sk_iterative", Settings{"k": 5}, nil, nil, true},                      // not the tree's, not prefixed
+		{"tree/sk_iterative", Settings{"cp": 7}, nil, nil, true},                     // a built-in key is still checked
+		{"hgb/native", Settings{"lr": math.Inf(1)}, nil, nil, true},                  // JSON has no ∞
+		{"hgb/native", Settings{"knn.k": 1}, nil, nil, true},                         // no such imputer
+		{"tree/mean", Settings{"k": 5}, nil, nil, true},                              // no external method to take it
 	} {
 		sp, err := ParseSpecWith(tc.name, lookup)
 		if err != nil {
@@ -228,8 +233,8 @@ func TestExternalPipelines(t *testing.T) {
 	}{
 		{"hgb/native", 1, true, 3, 0.25},
 		{"hgb/mean+mask", 1, false, 4, 0.25},
-		{"hgb/iterative", 2, false, 3, 0.25},
-		{"tree/iterative+mask", 1, false, 0, 0},
+		{"hgb/sk_iterative", 2, false, 3, 0.25},
+		{"tree/sk_iterative+mask", 1, false, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			run := &fakeRunner{}
@@ -242,7 +247,7 @@ func TestExternalPipelines(t *testing.T) {
 				s["k"] = 2
 			}
 			if sp.ImputerMethod.External() {
-				s["iterative.k"] = 2
+				s["sk_iterative.k"] = 2
 			}
 			p, err := NewFromSpec(sp, s, Env{Methods: run, Threads: 3})
 			if err != nil {
@@ -282,7 +287,7 @@ func TestExternalPipelines(t *testing.T) {
 // others.
 func TestExternalSeeds(t *testing.T) {
 	train, y, test := naData()
-	sp, err := ParseSpecWith("hgb/iterative", methodsOf(hgb, iter))
+	sp, err := ParseSpecWith("hgb/sk_iterative", methodsOf(hgb, iter))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +322,7 @@ func TestExternalSeeds(t *testing.T) {
 func TestExternalImputerComposes(t *testing.T) {
 	train, y, test := naData()
 	ctx := context.Background()
-	sp, err := ParseSpecWith("tree/iterative+mask", methodsOf(iter))
+	sp, err := ParseSpecWith("tree/sk_iterative+mask", methodsOf(iter))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -365,7 +370,7 @@ func TestExternalErrors(t *testing.T) {
 	train, y, test := naData()
 	ctx := context.Background()
 	rng := rand.New(rand.NewPCG(1, 1))
-	bound, _ := ParseSpecWith("tree/iterative", methodsOf(iter))
+	bound, _ := ParseSpecWith("tree/sk_iterative", methodsOf(iter))
 	if _, err := NewFromSpec(bound, nil, Env{}); !errors.Is(err, ErrNotImplemented) {
 		t.Errorf("no runner: %v, want ErrNotImplemented", err)
 	}
@@ -424,7 +429,8 @@ func TestCheckMethodName(t *testing.T) {
 		name, err string // err: "" when accepted
 	}{
 		{"hgb", ""},
-		{"iterative", ""},
+		{"sk_iterative", ""},
+		{"iterative", `learn: unknown pipeline: method name "iterative" is a built-in learner or strategy of misslab`},
 		{"Hgb", `learn: unknown pipeline: method name "Hgb": want a lower-case letter, then letters, digits or _ (at most 40 bytes)`},
 		{"tree", `learn: unknown pipeline: method name "tree" is a built-in learner or strategy of misslab`},
 		{"mean", `learn: unknown pipeline: method name "mean" is a built-in learner or strategy of misslab`},

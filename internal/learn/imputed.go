@@ -7,8 +7,8 @@ import (
 )
 
 // EstimatesValues reports whether strategy s replaces a missing entry by
-// an estimate of its value (mean, median, constant, gaussian, an
-// external imputer), so that
+// an estimate of its value (mean, median, constant, gaussian, iterative,
+// knn, an external imputer), so that
 // the imputed value can be compared with the truth. The out-of-range
 // constant and MIA's ±∞ duplication are encodings of missingness, not
 // estimates, and native strategies impute nothing.
@@ -17,7 +17,7 @@ func (s Spec) EstimatesValues() bool {
 		return true // an external imputer's job is to estimate values
 	}
 	switch s.Strategy {
-	case Mean, Median, Constant, Gaussian:
+	case Mean, Median, Constant, Gaussian, Iterative, KNNImpute:
 		return true
 	}
 	return false

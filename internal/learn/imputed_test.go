@@ -1,7 +1,13 @@
 package learn
 
 import (
+	"math"
+	"slices"
 	"testing"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/misslab/misslab/internal/learn/impute"
 )
 
 // Impute returns what the imputer put in the NA cells, computed from the
@@ -20,6 +26,9 @@ func TestImputeValues(t *testing.T) {
 		{"linear/mean+mask", []float64{2, 100, 50, 6}, true},
 		{"tree/median", []float64{2, 100, 50, 6}, true},
 		{"linear/constant", []float64{0, 100, 50, 0}, true},
+		// Each test row's only donors: one at a defined distance and one at
+		// none (no shared column); k = 5 takes both, as scikit-learn.
+		{"svm/knn", []float64{2, 100, 50, 6}, true},
 		{"tree/oor", nil, false},
 		{"tree/mia", nil, false},
 		{"tree/mia-inf", nil, false},
@@ -48,5 +57,55 @@ func TestImputeValues(t *testing.T) {
 	f, _ := p.Fit(ctx, Xtr, y, newRNG())
 	if _, _, err := f.Impute(dense([]float64{1, 2, 3})); err == nil {
 		t.Error("a matrix of the wrong width was imputed")
+	}
+}
+
+// TestScikitImputers: every learner that takes imputers takes iterative
+// and knn, with or without +mask and with their settings; the learner
+// sees exactly what the impute package computes, and Impute reports it.
+func TestScikitImputers(t *testing.T) {
+	r := newRNG()
+	X, Xte := mat.NewDense(60, 3, nil), mat.NewDense(20, 3, nil)
+	y := make([]float64, 60)
+	for _, M := range []*mat.Dense{X, Xte} {
+		n, _ := M.Dims()
+		for i := range n {
+			a := r.NormFloat64()
+			M.SetRow(i, []float64{a, a + 0.5*r.NormFloat64(), r.NormFloat64()})
+			if i < len(y) {
+				y[i] = a
+			}
+			M.Set(i, i%3, nan)
+		}
+	}
+	imps := map[string]impute.Imputer{
+		Iterative: impute.Iterative{MaxIter: 3, Tol: 1e-4},
+		KNNImpute: impute.KNN{K: 2},
+	}
+	sets := map[string]Settings{
+		Iterative: {"iterative_maxiter": 3, "iterative_tol": 1e-4},
+		KNNImpute: {"knn_k": 2},
+	}
+	for _, l := range Implemented() {
+		for _, s := range []string{Iterative, KNNImpute} {
+			if !slices.Contains(Strategies(l), s) {
+				t.Errorf("%s does not take %s", l, s)
+				continue
+			}
+			name := l + "/" + s + MaskSuffix
+			f, _ := fitPredict(t, name, sets[s], X, y, Xte)
+			tr, err := imps[s].Fit(ctx, X)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := tr.Transform(Xte)
+			got, ok, err := f.Impute(Xte)
+			if err != nil || !ok || !mat.Equal(got, want) {
+				t.Errorf("%s: Impute = %v, %v; want the impute package's values", name, ok, err)
+			}
+			if math.IsNaN(mat.Sum(got)) {
+				t.Errorf("%s: NaN left", name)
+			}
+		}
 	}
 }

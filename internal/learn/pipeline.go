@@ -77,7 +77,7 @@ func NewFromSpec(spec Spec, s Settings, env Env) (*Pipeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Pipeline{spec: spec, settings: rs, imputer: newImputer(spec.Strategy, rs)}
+	p := &Pipeline{spec: spec, settings: rs, imputer: newImputer(spec.Strategy, rs, env)}
 	if m := spec.ImputerMethod; m.External() {
 		if p.methods, p.impCall, err = methodCall(spec, m, s, env); err != nil {
 			return nil, err
@@ -108,8 +108,9 @@ func NewFromSpec(spec Spec, s Settings, env Env) (*Pipeline, error) {
 	return p, nil
 }
 
-// newImputer returns the preprocessing of a strategy, nil for native ones.
-func newImputer(strategy string, s Settings) impute.Imputer {
+// newImputer returns the preprocessing of a strategy, nil for native
+// ones; env.Threads only sets how many goroutines KNN searches with.
+func newImputer(strategy string, s Settings, env Env) impute.Imputer {
 	switch strategy {
 	case Mean:
 		return impute.Mean{}
@@ -123,6 +124,10 @@ func newImputer(strategy string, s Settings) impute.Imputer {
 	case Gaussian:
 		return impute.Gaussian{Shrink: s["shrink"],
 			EM: impute.EMOptions{Tol: s["em_tol"], MaxIter: s.Int("em_maxiter")}}
+	case Iterative:
+		return impute.Iterative{MaxIter: s.Int("iterative_maxiter"), Tol: s["iterative_tol"]}
+	case KNNImpute:
+		return impute.KNN{K: s.Int("knn_k"), Threads: env.Threads}
 	case MIAInf:
 		return impute.MIAInf{}
 	}
@@ -301,7 +306,8 @@ func (f *Fitted) Spec() Spec { return f.spec }
 func (f *Fitted) Features() int { return f.features }
 
 // Imputer returns the fitted preprocessing (*impute.Fill,
-// *impute.GaussianFit or *impute.MIAFit), nil for native strategies;
+// *impute.GaussianFit, *impute.IterativeFit, *impute.KNNFit or
+// *impute.MIAFit), nil for native strategies;
 // callers may inspect it, e.g. for EM convergence or empty columns.
 func (f *Fitted) Imputer() impute.Transformer { return f.imp }
 

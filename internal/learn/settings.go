@@ -24,7 +24,13 @@ var ErrBadSetting = learnerr.ErrSetting
 // name, as a grid file writes them (e.g. {"minbucket": 7, "cp": 0.01}).
 // Keys belong either to the learner family (see Family.Params) or to the
 // strategy (StrategyParams: "value" for constant, "oor_k" for oor,
-// "shrink", "em_tol", "em_maxiter" for gaussian).
+// "shrink", "em_tol", "em_maxiter" for gaussian, "iterative_maxiter",
+// "iterative_tol" for iterative, "knn_k" for knn). A strategy's keys
+// carry its name or a prefix of its own because they share one namespace
+// with the learner's: "k" is the KNN learner's, and "max_iter" and
+// "tol" are keys an external learner such as scikit-learn's
+// HistGradientBoosting takes, which a built-in strategy's keys would
+// capture (see MethodSettings).
 //
 // A key naming one of the family's presets (Family.Presets) is a switch:
 // value 1 applies the preset's bundle of values, 0 does nothing. For
@@ -68,6 +74,16 @@ var StrategyParams = map[string][]Param{
 		{Key: "em_maxiter", Default: impute.DefaultMaxIter, Min: 1, Max: 1e6, Integer: true,
 			Doc: "EM iteration cap"},
 	},
+	// scikit-learn's IterativeImputer max_iter and tol.
+	Iterative: {
+		{Key: "iterative_maxiter", Default: impute.DefaultIterativeMaxIter, Min: 1, Max: 1e4, Integer: true,
+			Doc: "rounds of chained regressions, at most (scikit-learn max_iter)"},
+		{Key: "iterative_tol", Default: impute.DefaultIterativeTol, Min: 1e-15, Max: 1,
+			Doc: "stop when a round changes no row by more than this × max |observed| in sum (scikit-learn tol)"},
+	},
+	// scikit-learn's KNNImputer n_neighbors.
+	KNNImpute: {{Key: "knn_k", Default: impute.DefaultKNNK, Min: 1, Max: 1e6, Integer: true,
+		Doc: "donors averaged per missing entry (scikit-learn n_neighbors)"}},
 }
 
 // Clone returns a copy of s (nil for nil).

@@ -33,6 +33,8 @@ const (
 	Constant  = "constant"  // impute a constant (setting "value", default 0)
 	OOR       = "oor"       // impute a constant out of the training range
 	Gaussian  = "gaussian"  // EM Gaussian conditional expectation
+	Iterative = "iterative" // scikit-learn's IterativeImputer (chained Bayesian ridge)
+	KNNImpute = "knn"       // scikit-learn's KNNImputer (mean of the k nearest donors)
 	MIA       = "mia"       // missing incorporated in attribute, native
 	MIAInf    = "mia-inf"   // MIA as ±∞ column duplication (preprocessing)
 	Surrogate = "surrogate" // rpart surrogate splits
@@ -46,7 +48,7 @@ const (
 // of the incomplete training columns as extra features.
 const MaskSuffix = "+mask"
 
-var imputers = []string{Mean, Median, Constant, OOR, Gaussian}
+var imputers = []string{Mean, Median, Constant, OOR, Gaussian, Iterative, KNNImpute}
 
 // strategies lists, per learner, the strategies it accepts.
 var strategies = map[string][]string{
@@ -71,7 +73,7 @@ func Strategies(learner string) []string {
 
 // Spec is a parsed pipeline name such as "tree/surrogate+mask" or, with
 // external methods (see methodid.Method), "hgb/native" or
-// "tree/iterative+mask".
+// "tree/sk_iterative+mask".
 type Spec struct {
 	Learner  string
 	Strategy string

@@ -18,7 +18,7 @@ const (
 	Learner Kind = "learner"
 	// Imputer fits on training covariates and fills the NA of the
 	// training and test covariates: it takes a strategy's place
-	// ("tree/iterative").
+	// ("tree/sk_iterative").
 	Imputer Kind = "imputer"
 )
 

@@ -21,7 +21,7 @@ import (
 // builtinNames are misslab's built-in learner and strategy names, which a
 // method may not take (protocol version 1).
 var builtinNames = []string{"tree", "ctree", "forest", "boost", "svm", "knn", "linear", "bayes",
-	"mean", "median", "constant", "oor", "gaussian", "mia", "mia-inf", "surrogate", "block", "prob",
+	"mean", "median", "constant", "oor", "gaussian", "iterative", "mia", "mia-inf", "surrogate", "block", "prob",
 	"majority", "oracle", "native"}
 
 var (

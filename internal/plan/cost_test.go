@@ -1,10 +1,12 @@
 package plan
 
 import (
+	"maps"
 	"math"
 	"testing"
 
 	"github.com/misslab/misslab/internal/grid"
+	"github.com/misslab/misslab/internal/learn"
 )
 
 // TestPowerLawAt checks the piecewise law against values worked by hand:
@@ -35,23 +37,50 @@ func TestPowerLawAt(t *testing.T) {
 	}
 }
 
-// TestDefaultCostModelBends checks that every default law is continuous
-// and rising, with its bends above 1000 rows in ascending order.
+// TestDefaultCostModelBends checks that every default law, learners' and
+// strategies', is continuous and rising, with its bends above 1000 rows
+// in ascending order.
 func TestDefaultCostModelBends(t *testing.T) {
-	for name, law := range DefaultCostModel().Learners {
-		prev := 1000
+	c := DefaultCostModel()
+	laws := maps.Clone(c.Learners)
+	for s, law := range c.Strategies {
+		laws["strategy "+s] = law
+	}
+	for name, law := range laws {
+		prev, e := 1000, law.Exponent
 		for _, b := range law.Bends {
 			if b.Rows <= prev {
 				t.Errorf("%s: bend at %d rows after %d", name, b.Rows, prev)
 			}
+			// One row either side, the growth of each side's exponent.
+			r := float64(b.Rows)
 			below, above := law.At(b.Rows-1), law.At(b.Rows+1)
-			if math.Abs(above/below-1) > 1e-3 {
+			want := math.Pow(r/(r-1), e) * math.Pow((r+1)/r, b.Exponent)
+			if math.Abs(above/below/want-1) > 1e-9 {
 				t.Errorf("%s: jumps at its bend of %d rows: %g → %g", name, b.Rows, below, above)
 			}
-			prev = b.Rows
+			prev, e = b.Rows, b.Exponent
 		}
 		if law.Exponent > 0 && !(law.At(100000) > law.At(1000)) {
 			t.Errorf("%s: not rising: %g at 10⁵ rows, %g at 10³", name, law.At(100000), law.At(1000))
+		}
+	}
+}
+
+// TestImputerLaws: the strategies' laws give back what impute's
+// BenchmarkImputeCost measured (within 5%).
+func TestImputerLaws(t *testing.T) {
+	c := DefaultCostModel()
+	for _, m := range []struct {
+		strategy string
+		n        int
+		seconds  float64
+	}{
+		{learn.Iterative, 1000, 0.00384}, {learn.Iterative, 3000, 0.0101}, {learn.Iterative, 10000, 0.0317},
+		{learn.KNNImpute, 1000, 0.0183}, {learn.KNNImpute, 3000, 0.106}, {learn.KNNImpute, 10000, 0.995},
+	} {
+		if got := c.Strategies[m.strategy].At(m.n); math.Abs(got/m.seconds-1) > 0.05 {
+			t.Errorf("%s at n = %d: %g s, measured %g s", m.strategy, m.n, got, m.seconds)
 		}
 	}
 }

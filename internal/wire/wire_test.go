@@ -109,9 +109,9 @@ func TestInvalidSpecs(t *testing.T) {
 // references are refused naming the field.
 func TestMethodsRoundTrip(t *testing.T) {
 	hgb := methodid.Method{Name: "hgb", Kind: methodid.Learner, AcceptsMissing: true, ID: strings.Repeat("0f", 32)}
-	it := methodid.Method{Name: "iterative", Kind: methodid.Imputer, ID: strings.Repeat("a1", 32)}
+	it := methodid.Method{Name: "sk_iterative", Kind: methodid.Imputer, ID: strings.Repeat("a1", 32)}
 	sw := sweep(t)
-	p, err := grid.NewPipelineWith("hgb/iterative+mask", map[string]float64{"max_iter": 5, "iterative.tol": 0.01}, []methodid.Method{hgb, it})
+	p, err := grid.NewPipelineWith("hgb/sk_iterative+mask", map[string]float64{"max_iter": 5, "sk_iterative.tol": 0.01}, []methodid.Method{hgb, it})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestMethodsRoundTrip(t *testing.T) {
 		edit func(*pb.Pipeline)
 		want string
 	}{
-		{"no methods", func(pp *pb.Pipeline) { pp.Methods = nil }, `learner "hgb" in "hgb/iterative+mask" is unknown`},
+		{"no methods", func(pp *pb.Pipeline) { pp.Methods = nil }, `learner "hgb" in "hgb/sk_iterative+mask" is unknown`},
 		{"bad id", func(pp *pb.Pipeline) { pp.Methods[0].Id = "XYZ" }, "pipelines[2].methods[0]: id \"XYZ\""},
 		{"bad kind", func(pp *pb.Pipeline) { pp.Methods[1].Kind = "trainer" }, "pipelines[2].methods[1]: kind \"trainer\""},
 		{"built-in name", func(pp *pb.Pipeline) { pp.Methods[0].Name = "forest" }, "pipelines[2].methods[0]"},

@@ -2,7 +2,7 @@
 sweep "byom" {
   seed        = 3
   repetitions = 2
-  methods     = ["hgb", "iterative"]
+  methods     = ["hgb", "sk_iterative"]
   data {
     model = "quadratic"
   }
@@ -11,16 +11,16 @@ sweep "byom" {
     rate      = 0.2
   }
   pipelines {
-    names = ["hgb/native", "hgb/mean+mask", "tree/iterative", "svm/iterative+mask", "hgb/iterative"]
+    names = ["hgb/native", "hgb/mean+mask", "tree/sk_iterative", "svm/sk_iterative+mask", "hgb/sk_iterative"]
   }
   pipelines {
     learners   = ["forest"]
-    strategies = ["mean", "iterative"]
+    strategies = ["mean", "sk_iterative"]
   }
   learner "hgb" {
     max_iter = 50
   }
-  strategy "iterative" { # reaches the imputer alone, as iterative.n_nearest_features
+  strategy "sk_iterative" { # reaches the imputer alone, as sk_iterative.n_nearest_features
     n_nearest_features = 3
   }
   learner "tree" {

@@ -1,6 +1,8 @@
 // Package impute fits missing-value transforms (mean, median, constant,
-// out-of-range, Gaussian EM, missingness mask, MIA ±∞ duplication) on a
-// training matrix and applies them unchanged to any other matrix.
+// out-of-range, Gaussian EM, scikit-learn's iterative (chained Bayesian
+// ridge) and k-nearest-neighbour imputers, missingness mask, MIA ±∞
+// duplication) on a training matrix and applies them unchanged to any
+// other matrix.
 //
 // Every error it returns wraps one of the learnerr sentinels or is the
 // context's error: learnerr.ErrInput for a nil or empty training matrix,
@@ -8,5 +10,5 @@
 // fitted on; learnerr.ErrNumerical for a covariance block that stays
 // singular even after the documented diagonal jitter (see Gaussian);
 // learnerr.ErrSetting for an invalid imputer parameter (e.g. a Gaussian
-// shrinkage outside [0, 1]).
+// shrinkage outside [0, 1], a negative iterative tolerance).
 package impute

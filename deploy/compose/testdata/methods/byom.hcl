@@ -6,7 +6,7 @@
 sweep "byom" {
   seed        = 17
   repetitions = 3
-  methods     = ["hgb", "iterative"]
+  methods     = ["hgb", "sk_iterative"]
 
   data {
     model   = "quadratic"
@@ -21,7 +21,7 @@ sweep "byom" {
   }
 
   pipelines {
-    names = ["tree/mia", "tree/mean+mask", "hgb/native", "tree/iterative"]
+    names = ["tree/mia", "tree/mean+mask", "hgb/native", "tree/sk_iterative"]
   }
 
   learner "hgb" {

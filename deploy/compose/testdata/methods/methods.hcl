@@ -4,7 +4,7 @@
 # image, beside the shipped adapters, and runs worker-py with
 # --methods=/methods/test.hcl. The host's reference run loads the same
 # file from a copy of examples/methods (Debian's /usr/bin/python3 has
-# scikit-learn on both), so hgb and iterative have the same identities
+# scikit-learn on both), so hgb and sk_iterative have the same identities
 # as the image's own /methods/methods.hcl gives them.
 
 method "hgb" {
@@ -16,7 +16,7 @@ method "hgb" {
   timeout         = "10m"
 }
 
-method "iterative" {
+method "sk_iterative" {
   kind    = "imputer"
   command = ["/usr/bin/python3", "sklearn_iterative.py"]
   files   = ["sklearn_iterative.py", "misslab_method.py"]
